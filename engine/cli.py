@@ -1,0 +1,303 @@
+"""The ``eighteen`` command line: solve, validate and render positions.
+
+Every user error (bad file, bad JSON, impossible position, unknown example, illegal route)
+ends with a one-line message and exit status 1; set ``EIGHTEEN_DEBUG=1`` to see tracebacks of
+unexpected failures.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+__all__ = ["main", "cli", "examples_dir", "list_examples"]
+
+
+def examples_dir() -> Path:
+    """Where example positions live (``EIGHTEEN_EXAMPLES`` overrides, for tests)."""
+    env = os.environ.get("EIGHTEEN_EXAMPLES")
+    return Path(env) if env else Path(__file__).parent / "examples"
+
+
+def list_examples() -> list[str]:
+    d = examples_dir()
+    return sorted(p.stem for p in d.glob("*.json")) if d.is_dir() else []
+
+
+def _example_path(name: str) -> Path:
+    path = examples_dir() / f"{name.removesuffix('.json')}.json"
+    if not path.is_file():
+        known = ", ".join(list_examples()) or "none"
+        raise click.ClickException(f"unknown example {name!r}; available: {known}")
+    return path
+
+
+def _one_line(exc: BaseException) -> str:
+    msg = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    return " ".join(msg.split()) or type(exc).__name__
+
+
+class _Group(click.Group):
+    """Turns expected errors into one-line messages instead of tracebacks."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except (ValueError, KeyError, OSError, TypeError) as exc:
+            if os.environ.get("EIGHTEEN_DEBUG"):
+                raise
+            raise click.ClickException(_one_line(exc)) from None
+        except Exception as exc:  # noqa: BLE001 - the CLI must never show a traceback
+            if os.environ.get("EIGHTEEN_DEBUG"):
+                raise
+            raise click.ClickException(
+                f"internal error: {type(exc).__name__}: {_one_line(exc)}"
+            ) from None
+
+
+@click.group(cls=_Group)
+def cli() -> None:
+    """Provably optimal route revenue for 18xx positions."""
+
+
+def _load_problem(position: str | None, example: str | None):
+    from .title import build_problem
+
+    if example and position:
+        raise click.UsageError("give a POSITION file or --example, not both")
+    if not example and not position:
+        raise click.UsageError("give a POSITION file or --example NAME")
+    path = _example_path(example) if example else Path(position)
+    return build_problem(str(path))
+
+
+def _stop_label(view, net, node: int) -> str:
+    """``D6.c1 Chicago``: node name plus the hex's location name."""
+    coord = net.hex_names[int(net.node_hex[node])]
+    name = view.location_name(coord) if coord in view.board else None
+    node_name = net.node_names[node]
+    return f"{node_name} {name}" if name else node_name
+
+
+def _print_solution(problem, view, solution) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(soft_wrap=True)
+    net = problem.network
+    table = Table(title=problem.label or "routes", show_lines=False)
+    table.add_column("train")
+    table.add_column("route (stops; [skipped])")
+    table.add_column("stops", justify="right")
+    table.add_column("bonuses")
+    table.add_column("revenue", justify="right")
+    for r in solution.routes:
+        stops = []
+        counted = set(r.counted)
+        for n in r.nodes:
+            if net.node_kind[n] == 0:
+                continue
+            label = _stop_label(view, net, n)
+            stops.append(f"{label} ({int(net.node_value[n])})" if n in counted else f"[{label}]")
+        bonuses = ", ".join(f"{k} {v:+d}" for k, v in r.bonuses.items()) or "-"
+        table.add_row(r.train_name, " - ".join(stops), str(r.stop_revenue), bonuses, str(r.revenue))
+    running = {r.train for r in solution.routes}
+    for i, train in enumerate(problem.trains):
+        if i not in running:
+            table.add_row(train.name, "(no route)", "0", "-", "0")
+    console.print(table)
+    seconds = solution.stats.get("seconds")
+    time_text = f"{seconds:.2f} s" if isinstance(seconds, int | float) else "?"
+    console.print(
+        f"total [bold]{solution.total}[/bold]  optimal {'yes' if solution.optimal else 'no'}  "
+        f"bound {solution.bound}  time {time_text}  method {solution.stats.get('method', '?')}"
+    )
+    spec = getattr(view, "spec", None)
+    if spec is not None and spec.extras:
+        console.print("extras: " + ", ".join(f"{k} {v}" for k, v in spec.extras.items()))
+
+
+@cli.command()
+@click.argument("position", required=False, type=click.Path(dir_okay=False))
+@click.option("--example", "example", metavar="NAME", help="Solve a bundled example position.")
+@click.option("--json", "as_json", is_flag=True, help="Print the Solution as JSON.")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds.")
+@click.option("--method", type=click.Choice(["numba", "cpsat"]), default="numba")
+def solve(position, example, as_json, time_limit, method) -> None:
+    """Optimal routes for POSITION (a position JSON file)."""
+    import routing
+
+    problem, view = _load_problem(position, example)
+    solution = routing.solve(problem, time_limit=time_limit, method=method)
+    if as_json:
+        click.echo(solution.to_json(indent=2))
+    else:
+        _print_solution(problem, view, solution)
+
+
+@cli.command()
+def examples() -> None:
+    """List the bundled example positions."""
+    from rich.console import Console
+    from rich.table import Table
+
+    names = list_examples()
+    if not names:
+        click.echo(f"no examples in {examples_dir()}")
+        return
+    table = Table(title="examples (eighteen solve --example NAME)")
+    for col in ("name", "title", "company", "phase", "trains"):
+        table.add_column(col)
+    for name in names:
+        try:
+            data = json.loads((examples_dir() / f"{name}.json").read_text(encoding="utf-8"))
+            row = [
+                str(data.get("title", "?")),
+                str(data.get("company", "?")),
+                str(data.get("phase", "?")),
+                " ".join(map(str, data.get("trains", []))),
+            ]
+        except (OSError, ValueError, AttributeError):
+            row = ["(unreadable)", "", "", ""]
+        table.add_row(name, *row)
+    Console(soft_wrap=True).print(table)
+
+
+def _resolve_stop(view, problem, item, where: str) -> int:
+    net = problem.network
+    if isinstance(item, int) and not isinstance(item, bool):
+        if not 0 <= item < net.n_nodes:
+            raise click.ClickException(f"{where}: node {item} does not exist")
+        return item
+    if not isinstance(item, str):
+        raise click.ClickException(f"{where}: a stop must be a node name or a hex, got {item!r}")
+    if item in net.node_names:
+        return net.node_names.index(item)
+    stops = view.stop_nodes(item) if item in view.board else []
+    if len(stops) == 1:
+        return stops[0]
+    if len(stops) > 1:
+        names = ", ".join(view.name_of(n) for n in stops)
+        raise click.ClickException(f"{where}: hex {item} has several stops; name one of {names}")
+    raise click.ClickException(f"{where}: no stop or node called {item!r}")
+
+
+def _read_routes(path: str, view, problem) -> list[tuple[int, list[int]]]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise click.ClickException(f"{path}: no such file") from None
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(
+            f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+    if isinstance(data, dict) and "routes" in data:
+        data = data["routes"]
+    if not isinstance(data, list):
+        raise click.ClickException(f"{path}: expected a list of routes")
+    names = [t.name for t in problem.trains]
+    used: set[int] = set()
+    out = []
+    for i, item in enumerate(data):
+        where = f"{path}: routes[{i}]"
+        if not isinstance(item, dict) or "stops" not in item or "train" not in item:
+            raise click.ClickException(f"{where} needs 'train' and 'stops'")
+        train = item["train"]
+        if isinstance(train, int) and not isinstance(train, bool):
+            index = train
+            if not 0 <= index < len(names):
+                raise click.ClickException(f"{where}: train index {index} out of range")
+        else:
+            free = [k for k, n in enumerate(names) if n == str(train) and k not in used]
+            if not free:
+                raise click.ClickException(
+                    f"{where}: the company has no (further) train {train!r}; trains: {names}"
+                )
+            index = free[0]
+        used.add(index)
+        if not isinstance(item["stops"], list):
+            raise click.ClickException(f"{where}: 'stops' must be a list")
+        stops = [
+            _resolve_stop(view, problem, s, f"{where}.stops[{k}]")
+            for k, s in enumerate(item["stops"])
+        ]
+        out.append((index, stops))
+    return out
+
+
+@cli.command()
+@click.argument("position", type=click.Path(dir_okay=False))
+@click.argument("routes", type=click.Path(dir_okay=False))
+def validate(position, routes) -> None:
+    """Score the routes declared in ROUTES for POSITION, or say which rule they break."""
+    import routing
+
+    problem, view = _load_problem(position, None)
+    declared = _read_routes(routes, view, problem)
+    try:
+        scored = routing.validate(problem, declared)
+    except routing.RouteError as exc:
+        raise click.ClickException(f"illegal routes: {_one_line(exc)}") from None
+    from rich.console import Console
+    from rich.table import Table
+
+    net = problem.network
+    table = Table(title=f"declared routes: {problem.label}")
+    for col in ("train", "route", "bonuses", "revenue"):
+        table.add_column(col)
+    for r in scored.routes:
+        stops = [_stop_label(view, net, n) for n in r.nodes if net.node_kind[n] != 0]
+        bonuses = ", ".join(f"{k} {v:+d}" for k, v in r.bonuses.items()) or "-"
+        table.add_row(r.train_name, " - ".join(stops), bonuses, str(r.revenue))
+    console = Console(soft_wrap=True)
+    console.print(table)
+    console.print(f"total [bold]{scored.total}[/bold]")
+    for note in getattr(scored, "notes", []) or []:
+        console.print(f"note: {note}")
+
+
+@cli.command()
+@click.argument("position", required=False, type=click.Path(dir_okay=False))
+@click.option("--example", "example", metavar="NAME", help="Render a bundled example.")
+@click.option("--routes", "with_routes", is_flag=True, help="Solve and draw the optimal routes.")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=None)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
+def render(position, example, with_routes, time_limit, output) -> None:
+    """Draw POSITION as an SVG board (optionally with its optimal routes)."""
+    from .render import render_svg
+
+    problem, view = _load_problem(position, example)
+    routes = []
+    caption = problem.label
+    if with_routes:
+        import routing
+
+        solution = routing.solve(problem, time_limit=time_limit)
+        routes = [(r.train_name, list(r.nodes)) for r in solution.routes]
+        caption += f" - total {solution.total}" + ("" if solution.optimal else " (not proven)")
+    svg = render_svg(
+        view.board,
+        view.position.tokens_by_city(),
+        view.phase_colors,
+        view.base,
+        routes,
+        caption,
+        network=problem.network,
+    )
+    Path(output).write_text(svg, encoding="utf-8")
+    click.echo(f"wrote {output}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point."""
+    cli.main(args=argv if argv is not None else sys.argv[1:], prog_name="eighteen")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

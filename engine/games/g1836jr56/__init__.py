@@ -1,0 +1,16 @@
+"""1836Jr-56: the 1856 variant on the 1836Jr (Netherlands and Belgium) map."""
+
+from engine.title import Title
+
+from . import data
+from .rules import check_position, route_spec
+
+__all__ = ["TITLE"]
+
+TITLE = Title(
+    id=data.TITLE,
+    data=data,
+    route_spec=route_spec,
+    name="1836Jr-56",
+    check_position=check_position,
+)

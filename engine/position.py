@@ -1,0 +1,432 @@
+"""Position files: one operating company's situation, as JSON (see docs/POSITIONS.md).
+
+.. code-block:: json
+
+    {"title": "1846", "phase": "III",
+     "tiles": [{"hex": "D6", "tile": "298", "rotation": 0}],
+     "tokens": [{"hex": "D6", "city": 1, "company": "PRR"}],
+     "company": "PRR", "trains": ["4/6", "2"], "owned_companies": ["MC"],
+     "assignments": [{"hex": "D6", "ability": "meat_packing", "company": "PRR"}],
+     "extras": {}}
+
+:func:`load_position` parses and checks; :func:`save_position` writes the canonical form, which
+loads back to an equal :class:`Position` (and saves to the same text).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "PositionError",
+    "Position",
+    "TileLay",
+    "Token",
+    "Assignment",
+    "load_position",
+    "save_position",
+    "position_from_dict",
+    "check_position",
+    "position_board",
+]
+
+_TOP_KEYS = (
+    "title",
+    "phase",
+    "tiles",
+    "tokens",
+    "company",
+    "trains",
+    "owned_companies",
+    "assignments",
+    "extras",
+)
+
+
+class PositionError(ValueError):
+    """An impossible or malformed position; the message names the item (and file)."""
+
+
+@dataclass(frozen=True)
+class TileLay:
+    hex: str
+    tile: str
+    rotation: int = 0
+
+    def to_dict(self) -> dict:
+        return {"hex": self.hex, "tile": self.tile, "rotation": self.rotation}
+
+
+@dataclass(frozen=True)
+class Token:
+    hex: str
+    company: str
+    city: int = 0
+
+    def to_dict(self) -> dict:
+        return {"hex": self.hex, "city": self.city, "company": self.company}
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """A marker or ability placed on a hex (meat packing, port token, mine claim ...).
+
+    ``extra`` keeps any further keys the title uses (e.g. ``city``), in file order.
+    """
+
+    hex: str
+    ability: str
+    company: str
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def to_dict(self) -> dict:
+        return {
+            "hex": self.hex,
+            "ability": self.ability,
+            "company": self.company,
+            **dict(self.extra),
+        }
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict(self.extra).get(key, default)
+
+
+@dataclass
+class Position:
+    """One operating company's position.  ``source`` (the file) is not serialised."""
+
+    title: str
+    phase: str
+    company: str
+    trains: list[str] = field(default_factory=list)
+    tiles: list[TileLay] = field(default_factory=list)
+    tokens: list[Token] = field(default_factory=list)
+    owned_companies: list[str] = field(default_factory=list)
+    assignments: list[Assignment] = field(default_factory=list)
+    extras: dict[str, Any] = field(default_factory=dict)
+    source: str | None = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict:
+        return {
+            "title": self.title,
+            "phase": self.phase,
+            "tiles": [t.to_dict() for t in self.tiles],
+            "tokens": [t.to_dict() for t in self.tokens],
+            "company": self.company,
+            "trains": list(self.trains),
+            "owned_companies": list(self.owned_companies),
+            "assignments": [a.to_dict() for a in self.assignments],
+            "extras": self.extras,
+        }
+
+    def to_json(self) -> str:
+        return save_position(self)
+
+    def tokens_by_city(self) -> dict[tuple[str, int], list[str]]:
+        out: dict[tuple[str, int], list[str]] = {}
+        for t in self.tokens:
+            out.setdefault((t.hex, t.city), []).append(t.company)
+        return out
+
+
+# ---------------------------------------------------------------------------------- parsing
+def _where(source: str | None, field_name: str) -> str:
+    return f"{source}: {field_name}" if source else field_name
+
+
+def _str(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise PositionError(f"{where} must be a non-empty string, got {value!r}")
+    return value
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PositionError(f"{where} must be an integer, got {value!r}")
+    return value
+
+
+def _list(value: Any, where: str) -> list:
+    if not isinstance(value, list):
+        raise PositionError(f"{where} must be a list, got {type(value).__name__}")
+    return value
+
+
+def _obj(value: Any, where: str, keys: tuple[str, ...], required: tuple[str, ...]) -> dict:
+    if not isinstance(value, dict):
+        raise PositionError(f"{where} must be an object, got {type(value).__name__}")
+    for key in required:
+        if key not in value:
+            raise PositionError(f"{where} is missing {key!r}")
+    if keys:
+        for key in value:
+            if key not in keys:
+                raise PositionError(f"{where} has unknown field {key!r} (expected {list(keys)})")
+    return value
+
+
+def position_from_dict(data: Any, source: str | None = None) -> Position:
+    """Build a :class:`Position` from parsed JSON, checking its shape only.
+
+    Raises
+    ------
+    PositionError
+        Naming the file (``source``) and the field.
+    """
+    w = lambda name: _where(source, name)  # noqa: E731 - short local helper
+    top = _obj(data, w("position"), _TOP_KEYS, ("title", "phase", "company"))
+    tiles = []
+    for i, item in enumerate(_list(top.get("tiles", []), w("tiles"))):
+        at = w(f"tiles[{i}]")
+        item = _obj(item, at, ("hex", "tile", "rotation"), ("hex", "tile"))
+        tile = item["tile"]
+        if isinstance(tile, int) and not isinstance(tile, bool):
+            tile = str(tile)  # "tile": 57 is a common slip for "57"
+        tiles.append(
+            TileLay(
+                _str(item["hex"], f"{at}.hex"),
+                _str(tile, f"{at}.tile"),
+                _int(item.get("rotation", 0), f"{at}.rotation"),
+            )
+        )
+    tokens = []
+    for i, item in enumerate(_list(top.get("tokens", []), w("tokens"))):
+        at = w(f"tokens[{i}]")
+        item = _obj(item, at, ("hex", "city", "company"), ("hex", "company"))
+        tokens.append(
+            Token(
+                _str(item["hex"], f"{at}.hex"),
+                _str(item["company"], f"{at}.company"),
+                _int(item.get("city", 0), f"{at}.city"),
+            )
+        )
+    assignments = []
+    for i, item in enumerate(_list(top.get("assignments", []), w("assignments"))):
+        at = w(f"assignments[{i}]")
+        item = _obj(item, at, (), ("hex", "ability", "company"))
+        extra = tuple((k, v) for k, v in item.items() if k not in ("hex", "ability", "company"))
+        assignments.append(
+            Assignment(
+                _str(item["hex"], f"{at}.hex"),
+                _str(item["ability"], f"{at}.ability"),
+                _str(item["company"], f"{at}.company"),
+                extra,
+            )
+        )
+    trains = [
+        _str(t, w(f"trains[{i}]")) for i, t in enumerate(_list(top.get("trains", []), w("trains")))
+    ]
+    owned = [
+        _str(c, w(f"owned_companies[{i}]"))
+        for i, c in enumerate(_list(top.get("owned_companies", []), w("owned_companies")))
+    ]
+    extras = top.get("extras", {})
+    if not isinstance(extras, dict):
+        raise PositionError(f"{w('extras')} must be an object")
+    return Position(
+        title=_str(top["title"], w("title")),
+        phase=_str(
+            str(top["phase"]) if isinstance(top["phase"], int) else top["phase"], w("phase")
+        ),
+        company=_str(top["company"], w("company")),
+        trains=trains,
+        tiles=tiles,
+        tokens=tokens,
+        owned_companies=owned,
+        assignments=assignments,
+        extras=extras,
+        source=source,
+    )
+
+
+def load_position(source: str | Path | dict, check: bool = True) -> Position:
+    """Load a position from a file path, a JSON string or a parsed dict.
+
+    With ``check`` (default) the position is also checked against its title
+    (:func:`check_position`).
+
+    Raises
+    ------
+    PositionError
+        Malformed JSON or an impossible position; the message names the file and the item.
+    """
+    name: str | None = None
+    if isinstance(source, dict):
+        data = source
+    else:
+        text = None
+        if isinstance(source, Path) or (
+            isinstance(source, str) and not source.lstrip().startswith("{")
+        ):
+            name = str(source)
+            try:
+                text = Path(source).read_text(encoding="utf-8")
+            except FileNotFoundError:
+                raise PositionError(f"{name}: no such file") from None
+            except (OSError, UnicodeDecodeError) as exc:
+                raise PositionError(f"{name}: cannot read: {exc}") from None
+        else:
+            text = source
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PositionError(
+                f"{name or 'position'}: invalid JSON at line {exc.lineno} column {exc.colno}: "
+                f"{exc.msg}"
+            ) from None
+    pos = position_from_dict(data, name)
+    if check:
+        check_position(pos)
+    return pos
+
+
+def save_position(position: Position, path: str | Path | None = None) -> str:
+    """Canonical JSON text of ``position`` (written to ``path`` if given)."""
+    text = json.dumps(position.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    if path is not None:
+        Path(path).write_text(text, encoding="utf-8")
+    return text
+
+
+# ---------------------------------------------------------------------------------- checking
+def _entities(data, *names: str) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    for name in names:
+        for ent in getattr(data, name, []) or []:
+            out[str(ent["sym"])] = ent
+    return out
+
+
+def train_names(data) -> list[str]:
+    """Every train name of a title, variants included."""
+    names = []
+    for t in getattr(data, "TRAINS", []) or []:
+        names.append(str(t["name"]))
+        for v in t.get("variants", []) or []:
+            names.append(str(v["name"]))
+    return names
+
+
+def position_board(position: Position, title=None, check: bool = True):
+    """The title's board with the position's tiles laid (checked unless ``check`` is False)."""
+    from .board import Board
+    from .games import get_title
+
+    title = title or get_title(position.title)
+    board = Board.from_data(title.data)
+    src = f"{position.source}: " if position.source else ""
+    for i, lay in enumerate(position.tiles):
+        at = f"{src}tiles[{i}]"
+        if lay.hex not in board:
+            raise PositionError(f"{at}: hex {lay.hex!r} is not on the {title.id} map")
+        if lay.hex in board.laid:
+            raise PositionError(f"{at}: hex {lay.hex} has a second tile")
+        if lay.tile not in board.manifest:
+            raise PositionError(f"{at}: tile {lay.tile!r} is not in the {title.id} tile manifest")
+        if not 0 <= lay.rotation <= 5:
+            raise PositionError(f"{at}: hex {lay.hex}: illegal rotation {lay.rotation} (0-5)")
+        tile = board.manifest_tile(lay.tile)
+        if check:
+            problems = board.upgrade_problems(lay.hex, tile, lay.rotation)
+            problems += board.exit_problems(lay.hex, tile, lay.rotation)
+            if title.check_tile is not None:
+                problems = list(title.check_tile(board, lay.hex, tile, lay.rotation, problems))
+            if problems:
+                raise PositionError(
+                    f"{at}: hex {lay.hex}: tile {lay.tile} rotation {lay.rotation}: {problems[0]}"
+                )
+        board.lay(lay.hex, lay.tile, lay.rotation, check=False)
+    if check:
+        for name, used in board.tiles_in_use().items():
+            if used > board.tile_count(name):
+                raise PositionError(
+                    f"{src}tiles: tile {name!r} is laid {used} times but the manifest has "
+                    f"{board.tile_count(name)}"
+                )
+    return board
+
+
+def check_position(position: Position, title=None):
+    """Check ``position`` against its title; return the board with its tiles laid.
+
+    Raises
+    ------
+    PositionError
+        Naming the first impossible item: unknown title, phase, hex, tile, company or train,
+        illegal rotation, track running off the map or into a cut side, a token in a missing
+        slot or too many tokens, a tile over its manifest count.
+    """
+    from .games import get_title
+
+    src = f"{position.source}: " if position.source else ""
+    if title is None:
+        try:
+            title = get_title(position.title)
+        except KeyError as exc:
+            raise PositionError(f"{src}title: {exc.args[0]}") from None
+    data = title.data
+    phases = [str(p["name"]) for p in getattr(data, "PHASES", [])]
+    if position.phase not in phases:
+        raise PositionError(f"{src}phase: unknown phase {position.phase!r} (known: {phases})")
+    operators = _entities(data, "CORPORATIONS", "MINORS")
+    everyone = {**operators, **_entities(data, "COMPANIES")}
+    if position.company not in operators:
+        raise PositionError(
+            f"{src}company: unknown company {position.company!r} (known: {sorted(operators)})"
+        )
+    known_trains = train_names(data)
+    for i, name in enumerate(position.trains):
+        if name not in known_trains:
+            raise PositionError(
+                f"{src}trains[{i}]: unknown train {name!r} (known: {sorted(set(known_trains))})"
+            )
+    privates = _entities(data, "COMPANIES")
+    for i, sym in enumerate(position.owned_companies):
+        if sym not in privates and sym not in operators:
+            raise PositionError(f"{src}owned_companies[{i}]: unknown company {sym!r}")
+    try:
+        board = position_board(position, title)
+    except PositionError:
+        raise
+    except ValueError as exc:
+        raise PositionError(f"{src}{exc}") from None
+    per_city: Counter = Counter()
+    for i, tok in enumerate(position.tokens):
+        at = f"{src}tokens[{i}]"
+        if tok.hex not in board:
+            raise PositionError(f"{at}: hex {tok.hex!r} is not on the {title.id} map")
+        if tok.company not in operators:
+            raise PositionError(f"{at}: unknown company {tok.company!r}")
+        try:
+            slots = board.city_slots(tok.hex, tok.city)
+        except ValueError as exc:
+            raise PositionError(f"{at}: {exc}") from None
+        if (tok.hex, tok.city, tok.company) in per_city:
+            raise PositionError(
+                f"{at}: {tok.company} already has a token in {tok.hex} city {tok.city}"
+            )
+        per_city[(tok.hex, tok.city, tok.company)] += 1
+        here = sum(1 for t in position.tokens[: i + 1] if (t.hex, t.city) == (tok.hex, tok.city))
+        if here > slots:
+            raise PositionError(
+                f"{at}: too many tokens in {tok.hex} city {tok.city} ({here} for {slots} "
+                f"slot{'s' if slots != 1 else ''})"
+            )
+    for i, a in enumerate(position.assignments):
+        at = f"{src}assignments[{i}]"
+        if a.hex not in board:
+            raise PositionError(f"{at}: hex {a.hex!r} is not on the {title.id} map")
+        if a.company not in everyone:
+            raise PositionError(f"{at}: unknown company {a.company!r}")
+    if title.check_position is not None:
+        try:
+            title.check_position(position, board)
+        except PositionError:
+            raise
+        except ValueError as exc:
+            raise PositionError(f"{src}{exc}") from None
+    return board

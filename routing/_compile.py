@@ -1,0 +1,316 @@
+"""Turn a :class:`~routing.Problem` into the flat arrays the numba kernels take.
+
+Nothing here is numba-compiled: it is linear-time bookkeeping done once per solve.
+The steps are: keep only the part of the network a route can reach from the company's
+tokens, compress junction chains into stop-to-stop *legs* (each with a bitset of the
+segments and junctions it uses), and lay the rule vocabulary out as dense tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .network import NodeKind
+from .problem import Problem
+from .rules import GroupScope
+from .trains import UNLIMITED, Train
+
+_JUNCTION = int(NodeKind.JUNCTION)
+
+#: Hard ceiling on legs, so a pathological junction maze fails loudly instead of hanging.
+MAX_LEGS = 2_000_000
+
+
+@dataclass
+class Legs:
+    """Stop-to-stop track pieces through junctions, in CSR form by start stop."""
+
+    ptr: np.ndarray  # int64[n_nodes + 1]: legs leaving node u are ptr[u]:ptr[u+1]
+    end: np.ndarray  # int32[L]: the stop a leg arrives at
+    segs_ptr: np.ndarray  # int64[L + 1]
+    segs: np.ndarray  # int32: segment ids of each leg, in order from its start
+    nodes: np.ndarray  # int32: junction ids passed, in order (ptr shared with segs minus one each)
+    nodes_ptr: np.ndarray  # int64[L + 1]
+    bits: np.ndarray  # uint64[L, W_route]: segments, then junctions (within-route conflicts)
+    hex_bits: np.ndarray  # uint64[L, W_hex]: hexes of the leg's segments and both end stops
+
+
+@dataclass
+class Compiled:
+    """A problem in kernel form.  ``node_*`` arrays are indexed by original node id."""
+
+    problem: Problem
+    active: np.ndarray  # bool[n_nodes]: reachable from a token (or everything)
+    node_kind: np.ndarray  # int64
+    node_val: np.ndarray  # int64: value + company bonus
+    node_terminal: np.ndarray  # bool
+    node_group: np.ndarray  # int64
+    node_token: np.ndarray  # bool
+    node_must: np.ndarray  # bool
+    node_hex: np.ndarray  # int64
+    legs: Legs
+    n_seg_words: int  # words of legs.bits holding segments (cross-route conflicts)
+    # rule tables
+    forbid_a: np.ndarray  # bool[P, n]
+    forbid_b: np.ndarray
+    ep_a: np.ndarray  # int64[B, n], -1 where not in the set
+    ep_b: np.ndarray
+    ep_counted: np.ndarray  # bool[B]
+    sp_a: np.ndarray  # bool[B, n]
+    sp_b: np.ndarray
+    sp_amount: np.ndarray  # int64[B]
+    sp_counted: np.ndarray  # bool[B]
+    et_amt: np.ndarray  # int64[B, n], -1 where none
+    et_min_other: np.ndarray  # int64[B]
+    lr_per_stop: np.ndarray  # int64[F]
+    lr_kinds: np.ndarray  # int64[F]
+    br_a: np.ndarray  # bool[F, n]
+    br_b: np.ndarray
+    br_amount: np.ndarray  # int64[F]
+    br_per_hex: np.ndarray  # int64[F]
+    # cross-route extra bits (after the segment bits)
+    group_bit: np.ndarray  # int64[n_groups]: bit of a set-scoped group, -1 otherwise
+    desig_bit: np.ndarray  # int64[n]: bit of a designatable node, -1 otherwise
+    claim_bit: np.ndarray  # int64[F_lr + F_br]: bit of each route-set bonus
+    n_cross_words: int
+    has_must: bool
+    ep_names: list[str]
+    sp_names: list[str]
+    et_names: list[str]
+    claim_names: list[str]
+
+
+def _mask_of(nodes, n: int) -> np.ndarray:
+    out = np.zeros(n, dtype=np.bool_)
+    for x in nodes:
+        out[int(x)] = True
+    return out
+
+
+def _amounts(pairs, n: int) -> np.ndarray:
+    out = np.full(n, -1, dtype=np.int64)
+    for node, amount in pairs:
+        out[int(node)] = int(amount)
+    return out
+
+
+def _stack(rows: list[np.ndarray], n: int, dtype) -> np.ndarray:
+    if not rows:
+        return np.zeros((0, n), dtype=dtype)
+    return np.ascontiguousarray(np.vstack(rows).astype(dtype))
+
+
+def _active_nodes(problem: Problem) -> np.ndarray:
+    """Nodes on some connected piece of track that holds a company token.
+
+    Terminal nodes are not expanded (a route cannot pass them) unless they hold a token.
+    """
+    net = problem.network
+    n = net.n_nodes
+    tokens = problem.rules.token_nodes
+    if tokens is None:
+        return np.ones(n, dtype=np.bool_)
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for u, v in zip(net.seg_u.tolist(), net.seg_v.tolist(), strict=True):
+        adj[u].append(v)
+        adj[v].append(u)
+    seen = np.zeros(n, dtype=np.bool_)
+    stack = list(tokens)
+    for t in stack:
+        seen[t] = True
+    while stack:
+        u = stack.pop()
+        if net.node_terminal[u] and u not in tokens:
+            continue
+        for v in adj[u]:
+            if not seen[v]:
+                seen[v] = True
+                stack.append(v)
+    return seen
+
+
+def _build_legs(problem: Problem, active: np.ndarray) -> Legs:
+    """Enumerate every stop-to-stop leg through junctions (simple, side rules obeyed)."""
+    net = problem.network
+    n = net.n_nodes
+    kind = net.node_kind
+    incident: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n)]
+    # (segment, other end, side here, side at other end)
+    for j in range(net.n_segments):
+        u, v = int(net.seg_u[j]), int(net.seg_v[j])
+        if not (active[u] and active[v]):
+            continue
+        su, sv = int(net.seg_side_u[j]), int(net.seg_side_v[j])
+        incident[u].append((j, v, su, sv))
+        incident[v].append((j, u, sv, su))
+
+    junction_ids = [i for i in range(n) if kind[i] == _JUNCTION and active[i]]
+    junction_bit = {node: b for b, node in enumerate(junction_ids)}
+    n_seg = net.n_segments
+    n_seg_words = (n_seg + 63) // 64 or 1
+    # Junction bits start on a fresh word so the first n_seg_words words hold segments only:
+    # those words alone decide conflicts between different routes.
+    w_route = n_seg_words + (len(junction_ids) + 63) // 64
+    w_hex = (net.n_hexes + 63) // 64 or 1
+
+    legs_by_start: list[list[tuple[int, list[int], list[int]]]] = [[] for _ in range(n)]
+    total = 0
+    for s in range(n):
+        if not active[s] or kind[s] == _JUNCTION:
+            continue
+        # iterative DFS through junctions
+        stack = [(seg, other, side_other, [seg], [], {other}) for seg, other, _, side_other in
+                 incident[s]]
+        while stack:
+            seg, node, side_in, segs, juncs, seen = stack.pop()
+            if kind[node] != _JUNCTION:
+                if node != s:
+                    legs_by_start[s].append((node, segs, juncs))
+                    total += 1
+                    if total > MAX_LEGS:
+                        raise ValueError(
+                            f"network has more than {MAX_LEGS} stop-to-stop track pieces; "
+                            "it is too tangled to solve exactly"
+                        )
+                continue
+            for seg2, other, side_here, side_other in incident[node]:
+                if seg2 == seg or side_here == side_in or other in seen or other == s:
+                    continue
+                stack.append(
+                    (seg2, other, side_other, segs + [seg2], juncs + [node], seen | {other})
+                )
+
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    ends, seg_flat, seg_ptr, node_flat, node_ptr = [], [], [0], [], [0]
+    for s in range(n):
+        for end, segs, juncs in legs_by_start[s]:
+            ends.append(end)
+            seg_flat.extend(segs)
+            seg_ptr.append(len(seg_flat))
+            node_flat.extend(juncs)
+            node_ptr.append(len(node_flat))
+        ptr[s + 1] = len(ends)
+    n_legs = len(ends)
+    bits = np.zeros((n_legs, w_route), dtype=np.uint64)
+    hex_bits = np.zeros((n_legs, w_hex), dtype=np.uint64)
+    seg_hex = net.seg_hex
+    node_hex = net.node_hex
+    starts = np.repeat(np.arange(n), np.diff(ptr))
+    for leg in range(n_legs):
+        for j in seg_flat[seg_ptr[leg] : seg_ptr[leg + 1]]:
+            bits[leg, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
+            h = int(seg_hex[j])
+            hex_bits[leg, h >> 6] |= np.uint64(1) << np.uint64(h & 63)
+        for x in node_flat[node_ptr[leg] : node_ptr[leg + 1]]:
+            b = n_seg_words * 64 + junction_bit[x]
+            bits[leg, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+        for stop in (starts[leg], ends[leg]):
+            h = int(node_hex[stop])
+            hex_bits[leg, h >> 6] |= np.uint64(1) << np.uint64(h & 63)
+    return Legs(
+        ptr=ptr,
+        end=np.array(ends, dtype=np.int64),
+        segs_ptr=np.array(seg_ptr, dtype=np.int64),
+        segs=np.array(seg_flat, dtype=np.int64),
+        nodes=np.array(node_flat, dtype=np.int64),
+        nodes_ptr=np.array(node_ptr, dtype=np.int64),
+        bits=bits,
+        hex_bits=hex_bits,
+    )
+
+
+def compile_problem(problem: Problem) -> Compiled:
+    """Lay ``problem`` out as arrays for the kernels."""
+    net = problem.network
+    rules = problem.rules
+    n = net.n_nodes
+    active = _active_nodes(problem)
+    legs = _build_legs(problem, active)
+    n_seg_words = (net.n_segments + 63) // 64 or 1
+
+    node_val = net.node_value.astype(np.int64).copy()
+    for node, amount in rules.node_bonus:
+        node_val[node] += amount
+    tokens = rules.token_nodes
+    node_token = np.ones(n, dtype=np.bool_) if tokens is None else _mask_of(tokens, n)
+
+    # cross-route extra bits
+    next_bit = net.n_segments
+    n_groups = net.n_groups
+    group_bit = np.full(max(n_groups, 1), -1, dtype=np.int64)
+    for group, scope in rules.group_scope:
+        if scope == GroupScope.SET:
+            group_bit[group] = next_bit
+            next_bit += 1
+    desig_kinds = 0
+    for train in problem.trains:
+        desig_kinds |= train.designated_kind
+    desig_bit = np.full(n, -1, dtype=np.int64)
+    if desig_kinds:
+        for node in range(n):
+            if active[node] and (desig_kinds >> int(net.node_kind[node])) & 1:
+                desig_bit[node] = next_bit
+                next_bit += 1
+    n_claims = len(rules.longest_route_bonuses) + len(rules.bonus_routes)
+    claim_bit = np.arange(next_bit, next_bit + n_claims, dtype=np.int64)
+    next_bit += n_claims
+    n_cross_words = (next_bit + 63) // 64 or 1
+
+    return Compiled(
+        problem=problem,
+        active=active,
+        node_kind=net.node_kind.astype(np.int64),
+        node_val=node_val,
+        node_terminal=net.node_terminal.copy(),
+        node_group=net.node_group.astype(np.int64),
+        node_token=node_token,
+        node_must=_mask_of(rules.must_visit, n),
+        node_hex=net.node_hex.astype(np.int64),
+        legs=legs,
+        n_seg_words=n_seg_words,
+        forbid_a=_stack([_mask_of(a, n) for a, _ in rules.forbidden_end_pairs], n, np.bool_),
+        forbid_b=_stack([_mask_of(b, n) for _, b in rules.forbidden_end_pairs], n, np.bool_),
+        ep_a=_stack([_amounts(b.a, n) for b in rules.end_pair_bonuses], n, np.int64),
+        ep_b=_stack([_amounts(b.b, n) for b in rules.end_pair_bonuses], n, np.int64),
+        ep_counted=np.array([b.counted for b in rules.end_pair_bonuses], dtype=np.bool_),
+        sp_a=_stack([_mask_of(b.a, n) for b in rules.set_pair_bonuses], n, np.bool_),
+        sp_b=_stack([_mask_of(b.b, n) for b in rules.set_pair_bonuses], n, np.bool_),
+        sp_amount=np.array([b.amount for b in rules.set_pair_bonuses], dtype=np.int64),
+        sp_counted=np.array([b.counted for b in rules.set_pair_bonuses], dtype=np.bool_),
+        et_amt=_stack([_amounts(b.amounts, n) for b in rules.end_token_bonuses], n, np.int64),
+        et_min_other=np.array(
+            [b.min_other_stops for b in rules.end_token_bonuses], dtype=np.int64
+        ),
+        lr_per_stop=np.array([b.per_stop for b in rules.longest_route_bonuses], dtype=np.int64),
+        lr_kinds=np.array([b.kinds for b in rules.longest_route_bonuses], dtype=np.int64),
+        br_a=_stack([_mask_of(b.a, n) for b in rules.bonus_routes], n, np.bool_),
+        br_b=_stack([_mask_of(b.b, n) for b in rules.bonus_routes], n, np.bool_),
+        br_amount=np.array([b.amount for b in rules.bonus_routes], dtype=np.int64),
+        br_per_hex=np.array([b.per_hex for b in rules.bonus_routes], dtype=np.int64),
+        group_bit=group_bit,
+        desig_bit=desig_bit,
+        claim_bit=claim_bit,
+        n_cross_words=n_cross_words,
+        has_must=bool(rules.must_visit),
+        ep_names=[b.name for b in rules.end_pair_bonuses],
+        sp_names=[b.name for b in rules.set_pair_bonuses],
+        et_names=[b.name for b in rules.end_token_bonuses],
+        claim_names=[b.name for b in rules.longest_route_bonuses]
+        + [b.name for b in rules.bonus_routes],
+    )
+
+
+def train_params(train: Train) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(row_kinds, row_pay, row_visit, flags)`` with flags =
+    ``[skip, multiplier*runs, end_kinds, designated_kind, min_stops]``."""
+    row_kinds = np.array([r.kinds for r in train.rows], dtype=np.int64)
+    row_pay = np.array([min(r.pay, UNLIMITED) for r in train.rows], dtype=np.int64)
+    row_visit = np.array([min(r.visit, UNLIMITED) for r in train.rows], dtype=np.int64)
+    flags = np.array(
+        [train.skip, train.multiplier * train.runs, train.end_kinds, train.designated_kind,
+         train.min_stops],
+        dtype=np.int64,
+    )
+    return row_kinds, row_pay, row_visit, flags

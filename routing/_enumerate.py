@@ -1,0 +1,323 @@
+"""Numba kernel enumerating every valid route of one train type.
+
+Depth-first over stop-to-stop legs with bitsets of used segments and junctions.  Each valid
+route is scored once (:func:`routing._evaluate.evaluate`) and stored as one *variant* per
+designated node (goods-train mine) and per subset of route-set bonuses it can claim, with
+its cross-route bitset: segments, set-scoped groups, the designated node and the claims.
+The packing kernel then treats all rules as additive values plus bit conflicts.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit, objmode
+
+from ._evaluate import evaluate
+
+_CHECK_EVERY = 4095
+
+
+@njit(cache=True)
+def _grow2(a, n):
+    b = np.empty((max(2 * a.shape[0], n), a.shape[1]), dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True)
+def _grow1(a, n):
+    b = np.empty(max(2 * a.shape[0], n), dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True)
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(cache=True)
+def enumerate_routes(
+    node_kind, node_val, node_terminal, node_group, node_token, node_must, node_active,
+    leg_ptr, leg_end, leg_bits, leg_hex_bits, n_seg_words,
+    row_kinds, row_pay, row_visit, flags,
+    forbid_a, forbid_b,
+    ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
+    lr_per_stop, lr_kinds, br_a, br_b, br_amount, br_per_hex,
+    group_bit, desig_bit, claim_bit, n_cross_words,
+    deadline, max_variants,
+):  # fmt: skip
+    """Enumerate the routes of one train.
+
+    Returns ``(value, cross, start, leg_ptr, legs, desig, claims, must, n, expanded, done)``:
+    per variant its value, cross-route bitset, start stop, leg sequence (CSR), designated
+    node (-1), claimed route-set bonuses (bit mask), whether it visits a must-visit node;
+    then the variant count, DFS steps, and False if the deadline or ``max_variants`` cut
+    the enumeration short.
+    """
+    n = node_kind.shape[0]
+    skip = flags[0]
+    mult = flags[1]
+    end_kinds = flags[2]
+    desig_kind = flags[3]
+    min_stops = flags[4]
+    n_rows = row_kinds.shape[0]
+    row_union = 0
+    max_assign = 0
+    for r in range(n_rows):
+        row_union |= row_kinds[r]
+        max_assign += row_visit[r]
+    allowed_kinds = row_union | skip | desig_kind
+    w_route = leg_bits.shape[1]
+    w_hex = leg_hex_bits.shape[1]
+    n_groups = group_bit.shape[0]
+    n_lr = lr_per_stop.shape[0]
+    n_br = br_amount.shape[0]
+    n_claim = n_lr + n_br
+    n_forbid = forbid_a.shape[0]
+    n_bonus = ep_a.shape[0] + sp_a.shape[0] + et_amt.shape[0]
+
+    cap = 1024
+    out_val = np.empty(cap, dtype=np.int64)
+    out_cross = np.empty((cap, n_cross_words), dtype=np.uint64)
+    out_start = np.empty(cap, dtype=np.int64)
+    out_lptr = np.empty(cap + 1, dtype=np.int64)
+    out_legs = np.empty(cap * 4, dtype=np.int64)
+    out_desig = np.empty(cap, dtype=np.int64)
+    out_claims = np.empty(cap, dtype=np.int64)
+    out_must = np.empty(cap, dtype=np.bool_)
+    out_lptr[0] = 0
+    nv = 0
+    n_legs_out = 0
+
+    path = np.empty(n + 1, dtype=np.int64)
+    path_leg = np.empty(n + 1, dtype=np.int64)
+    it = np.empty(n + 1, dtype=np.int64)
+    used = np.zeros((n + 1, w_route), dtype=np.uint64)
+    hexes = np.zeros((n + 1, w_hex), dtype=np.uint64)
+    visited = np.zeros(n, dtype=np.bool_)
+    group_cnt = np.zeros(max(n_groups, 1), dtype=np.int64)
+    counted_buf = np.zeros(n + 1, dtype=np.bool_)
+    bonus_buf = np.zeros(max(n_bonus, 1), dtype=np.int64)
+    desig_list = np.empty(n + 1, dtype=np.int64)
+    claim_val = np.zeros(max(n_claim, 1), dtype=np.int64)
+    claim_idx = np.empty(max(n_claim, 1), dtype=np.int64)
+    set_bits = np.zeros(n_cross_words, dtype=np.uint64)
+    scratch = np.empty(4 * (n + 1), dtype=np.int64)
+    flags_scratch = np.empty(2 * (n + 1), dtype=np.bool_)
+    n_assign = np.empty(n + 1, dtype=np.int64)
+
+    expanded = 0
+    done = True
+    for s in range(n):
+        if not done:
+            break
+        if not node_active[s] or node_kind[s] == 0:
+            continue
+        if (allowed_kinds >> node_kind[s]) & 1 == 0:
+            continue
+        depth = 0
+        path[0] = s
+        visited[s] = True
+        g = node_group[s]
+        if g >= 0:
+            group_cnt[g] += 1
+        assign = 0 if ((skip | desig_kind) >> node_kind[s]) & 1 else 1
+        if assign > max_assign:
+            visited[s] = False
+            if g >= 0:
+                group_cnt[g] -= 1
+            continue
+        n_assign[0] = assign
+        for w in range(w_route):
+            used[0, w] = 0
+        for w in range(w_hex):
+            hexes[0, w] = 0
+        it[0] = leg_ptr[s]
+        while depth >= 0:
+            u = path[depth]
+            if it[depth] < leg_ptr[u + 1] and (depth == 0 or not node_terminal[u]):
+                leg = it[depth]
+                it[depth] += 1
+                t = leg_end[leg]
+                if visited[t]:
+                    continue
+                kt = node_kind[t]
+                if (allowed_kinds >> kt) & 1 == 0:
+                    continue
+                gt = node_group[t]
+                if gt >= 0 and group_cnt[gt] > 0:
+                    continue
+                a2 = n_assign[depth]
+                if ((skip | desig_kind) >> kt) & 1 == 0:
+                    a2 += 1
+                    if a2 > max_assign:
+                        continue
+                clash = False
+                for w in range(w_route):
+                    if used[depth, w] & leg_bits[leg, w]:
+                        clash = True
+                        break
+                if clash:
+                    continue
+                expanded += 1
+                if (expanded & _CHECK_EVERY) == 0:
+                    with objmode(now="float64"):
+                        now = time.perf_counter()
+                    if now > deadline:
+                        done = False
+                        break
+                d1 = depth + 1
+                path[d1] = t
+                path_leg[d1] = leg
+                n_assign[d1] = a2
+                for w in range(w_route):
+                    used[d1, w] = used[depth, w] | leg_bits[leg, w]
+                for w in range(w_hex):
+                    hexes[d1, w] = hexes[depth, w] | leg_hex_bits[leg, w]
+                visited[t] = True
+                if gt >= 0:
+                    group_cnt[gt] += 1
+                it[d1] = leg_ptr[t]
+                depth = d1
+                plen = d1 + 1
+                if plen < min_stops or not s < t:
+                    continue
+                # ---- route-level checks
+                tok = False
+                must = False
+                for p in range(plen):
+                    tok = tok or node_token[path[p]]
+                    must = must or node_must[path[p]]
+                if not tok:
+                    continue
+                if end_kinds != 0:
+                    if (end_kinds >> node_kind[s]) & 1 == 0 and (end_kinds >> kt) & 1 == 0:
+                        continue
+                bad = False
+                for f in range(n_forbid):
+                    if (forbid_a[f, s] and forbid_b[f, t]) or (forbid_a[f, t] and forbid_b[f, s]):
+                        bad = True
+                        break
+                if bad:
+                    continue
+                n_desig = 0
+                if desig_kind != 0:
+                    for p in range(plen):
+                        if (desig_kind >> node_kind[path[p]]) & 1:
+                            desig_list[n_desig] = path[p]
+                            n_desig += 1
+                    if n_desig == 0:
+                        continue
+                else:
+                    desig_list[0] = -1
+                    n_desig = 1
+                # route-set claims (independent of the counting choice)
+                n_claimable = 0
+                for f in range(n_lr):
+                    c = 0
+                    for p in range(plen):
+                        if (lr_kinds[f] >> node_kind[path[p]]) & 1:
+                            c += 1
+                    claim_val[f] = lr_per_stop[f] * c
+                    if claim_val[f] > 0:
+                        claim_idx[n_claimable] = f
+                        n_claimable += 1
+                if n_br > 0:
+                    nh = 0
+                    for w in range(w_hex):
+                        nh += _popcount(hexes[d1, w])
+                    for f in range(n_br):
+                        has_a = False
+                        has_b = False
+                        for p in range(plen):
+                            has_a = has_a or br_a[f, path[p]]
+                            has_b = has_b or br_b[f, path[p]]
+                        claim_val[n_lr + f] = 0
+                        if has_a and has_b:
+                            v = br_amount[f] - br_per_hex[f] * np.int64(nh)
+                            if v > 0:
+                                claim_val[n_lr + f] = v
+                                claim_idx[n_claimable] = n_lr + f
+                                n_claimable += 1
+                for w in range(n_cross_words):
+                    set_bits[w] = 0
+                for w in range(n_seg_words):
+                    set_bits[w] = used[d1, w]
+                for p in range(plen):
+                    gp = node_group[path[p]]
+                    if gp >= 0 and group_bit[gp] >= 0:
+                        b = group_bit[gp]
+                        set_bits[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+                for di in range(n_desig):
+                    dnode = desig_list[di]
+                    val = evaluate(
+                        path, plen, dnode, node_kind, node_val,
+                        row_kinds, row_pay, row_visit, skip, mult, desig_kind,
+                        ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted,
+                        et_amt, et_min_other, counted_buf, bonus_buf, scratch, flags_scratch,
+                    )  # fmt: skip
+                    if val < 0:
+                        continue
+                    for subset in range(1 << n_claimable):
+                        if nv >= max_variants:
+                            done = False
+                            break
+                        if nv >= out_val.shape[0]:
+                            out_val = _grow1(out_val, nv + 1)
+                            out_cross = _grow2(out_cross, nv + 1)
+                            out_start = _grow1(out_start, nv + 1)
+                            out_lptr = _grow1(out_lptr, nv + 2)
+                            out_desig = _grow1(out_desig, nv + 1)
+                            out_claims = _grow1(out_claims, nv + 1)
+                            out_must = _grow1(out_must, nv + 1)
+                        if n_legs_out + d1 > out_legs.shape[0]:
+                            out_legs = _grow1(out_legs, n_legs_out + d1)
+                        total = val
+                        cmask = 0
+                        for w in range(n_cross_words):
+                            out_cross[nv, w] = set_bits[w]
+                        for q in range(n_claimable):
+                            if (subset >> q) & 1:
+                                f = claim_idx[q]
+                                total += claim_val[f]
+                                cmask |= 1 << f
+                                b = claim_bit[f]
+                                out_cross[nv, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+                        if dnode >= 0:
+                            b = desig_bit[dnode]
+                            out_cross[nv, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+                        out_val[nv] = total
+                        out_start[nv] = s
+                        for p in range(1, plen):
+                            out_legs[n_legs_out] = path_leg[p]
+                            n_legs_out += 1
+                        out_lptr[nv + 1] = n_legs_out
+                        out_desig[nv] = dnode
+                        out_claims[nv] = cmask
+                        out_must[nv] = must
+                        nv += 1
+                    if not done:
+                        break
+                if not done:
+                    break
+            else:
+                # backtrack
+                visited[u] = False
+                gu = node_group[u]
+                if gu >= 0:
+                    group_cnt[gu] -= 1
+                depth -= 1
+        if not done:
+            # unwind the partial path so state is clean (not reused, but keep it tidy)
+            for p in range(depth + 1):
+                visited[path[p]] = False
+    return (
+        out_val[:nv], out_cross[:nv], out_start[:nv], out_lptr[: nv + 1], out_legs[:n_legs_out],
+        out_desig[:nv], out_claims[:nv], out_must[:nv], nv, expanded, done,
+    )  # fmt: skip

@@ -1,0 +1,231 @@
+"""Orchestration of the exact numba search: compile, enumerate, pack, report."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from ._compile import Compiled, compile_problem, train_params
+from ._enumerate import enumerate_routes
+from ._evaluate import evaluate
+from ._pack import pack
+from .problem import Problem
+from .solution import RouteResult, Solution
+from .trains import UNLIMITED
+
+__all__ = ["solve_numba"]
+
+#: Route variants kept per train type before the enumeration reports itself incomplete.
+DEFAULT_MAX_VARIANTS = 20_000_000
+
+
+class _Routes:
+    """Enumerated variants of one train type, sorted by value (descending)."""
+
+    def __init__(self, raw: tuple, ):
+        (val, cross, start, lptr, legs, desig, claims, must, nv, expanded, done) = raw
+        order = np.argsort(-val, kind="stable")
+        self.value = val[order]
+        self.cross = cross[order]
+        self.start = start[order]
+        self.desig = desig[order]
+        self.claims = claims[order]
+        self.must = must[order]
+        self._order = order
+        self._lptr = lptr
+        self._legs = legs
+        self.n = int(nv)
+        self.expanded = int(expanded)
+        self.done = bool(done)
+
+    def legs_of(self, i: int) -> np.ndarray:
+        j = self._order[i]
+        return self._legs[self._lptr[j] : self._lptr[j + 1]]
+
+
+def _enumerate(c: Compiled, train, deadline: float, max_variants: int) -> _Routes:
+    row_kinds, row_pay, row_visit, flags = train_params(train)
+    legs = c.legs
+    raw = enumerate_routes(
+        c.node_kind, c.node_val, c.node_terminal, c.node_group, c.node_token, c.node_must,
+        c.active, legs.ptr, legs.end, legs.bits, legs.hex_bits, c.n_seg_words,
+        row_kinds, row_pay, row_visit, flags,
+        c.forbid_a, c.forbid_b,
+        c.ep_a, c.ep_b, c.ep_counted, c.sp_a, c.sp_b, c.sp_amount, c.sp_counted,
+        c.et_amt, c.et_min_other,
+        c.lr_per_stop, c.lr_kinds, c.br_a, c.br_b, c.br_amount, c.br_per_hex,
+        c.group_bit, c.desig_bit, c.claim_bit, c.n_cross_words,
+        deadline, max_variants,
+    )  # fmt: skip
+    return _Routes(raw)
+
+
+def _route_upper_bound(c: Compiled, train) -> int:
+    """A crude but valid upper bound on any route value of ``train`` (for time-outs)."""
+    stops = [i for i in range(len(c.node_kind)) if c.active[i] and c.node_kind[i] != 0]
+    vals = sorted((int(c.node_val[i]) for i in stops), reverse=True)
+    k = min(len(vals), sum(min(r.pay, UNLIMITED) for r in train.rows) + 1)
+    best = sum(vals[:k])
+    for arr_a, arr_b in ((c.ep_a, c.ep_b),):
+        for b in range(arr_a.shape[0]):
+            best += max(0, int(arr_a[b].max(initial=0))) + max(0, int(arr_b[b].max(initial=0)))
+    best += int(c.sp_amount.sum())
+    for b in range(c.et_amt.shape[0]):
+        best += max(0, int(c.et_amt[b].max(initial=0)))
+    return best * train.multiplier * train.runs
+
+
+def _claims_upper_bound(c: Compiled) -> int:
+    n_stops = int(sum(1 for i in range(len(c.node_kind)) if c.active[i] and c.node_kind[i] != 0))
+    return int(c.lr_per_stop.sum()) * n_stops + int(np.clip(c.br_amount, 0, None).sum())
+
+
+def solve_numba(
+    problem: Problem,
+    time_limit: float | None = None,
+    max_variants: int = DEFAULT_MAX_VARIANTS,
+) -> Solution:
+    """Exact search; see :func:`routing.solve`."""
+    if not isinstance(problem, Problem):
+        raise ValueError(f"solve expects a routing.Problem, got {type(problem).__name__}")
+    if time_limit is not None and (not isinstance(time_limit, (int, float)) or time_limit <= 0
+                                   or math.isnan(time_limit)):
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    t0 = time.perf_counter()
+    deadline = t0 + time_limit if time_limit is not None else math.inf
+    c = compile_problem(problem)
+    trains = problem.trains
+    if not trains:
+        return Solution([], 0, True, 0, {"seconds": time.perf_counter() - t0, "method": "numba",
+                                          "routes_considered": 0, "nodes_expanded": 0})
+
+    # one enumeration per distinct train type
+    types: list = []
+    type_of: list[int] = []
+    for train in trains:
+        for ti, other in enumerate(types):
+            if other == train:
+                type_of.append(ti)
+                break
+        else:
+            types.append(train)
+            type_of.append(len(types) - 1)
+    routes = [_enumerate(c, t, deadline, max_variants) for t in types]
+    complete = all(r.done for r in routes)
+
+    # slot order: types by best route value (descending), identical trains adjacent
+    best_of = [int(r.value[0]) if r.n else 0 for r in routes]
+    slot_order = sorted(range(len(trains)), key=lambda s: (-best_of[type_of[s]], type_of[s], s))
+    offsets = np.cumsum([0] + [r.n for r in routes])
+    values = np.concatenate([r.value for r in routes]).astype(np.int64)
+    cross = np.ascontiguousarray(np.concatenate([r.cross for r in routes]))
+    must = np.concatenate([r.must for r in routes])
+    lo = np.array([offsets[type_of[s]] for s in slot_order], dtype=np.int64)
+    hi = np.array([offsets[type_of[s] + 1] for s in slot_order], dtype=np.int64)
+    same_prev = np.array(
+        [k > 0 and type_of[slot_order[k]] == type_of[slot_order[k - 1]]
+         for k in range(len(slot_order))],
+        dtype=np.bool_,
+    )
+    best, choice, bound, optimal, expanded = pack(
+        values, cross, must, lo, hi, same_prev, c.has_must, deadline
+    )
+    best = int(best)
+    bound = int(bound)
+    if not complete:
+        optimal = False
+        bound = sum(_route_upper_bound(c, t) for t in trains) + _claims_upper_bound(c)
+        bound = max(bound, best)
+
+    results = []
+    for k, slot in enumerate(slot_order):
+        i = int(choice[k])
+        if i >= hi[k]:
+            continue
+        ti = type_of[slot]
+        results.append(_route_result(c, problem, slot, routes[ti], i - int(offsets[ti])))
+    results.sort(key=lambda r: r.train)
+    total = sum(r.revenue for r in results)
+    if total != best:  # pragma: no cover - internal consistency guard
+        raise AssertionError(f"route reconstruction gives {total}, search found {best}")
+    stats = {
+        "seconds": time.perf_counter() - t0,
+        "method": "numba",
+        "routes_considered": int(sum(r.n for r in routes)),
+        "nodes_expanded": int(sum(r.expanded for r in routes) + expanded),
+        "legs": int(len(c.legs.end)),
+        "enumeration_complete": bool(complete),
+    }
+    return Solution(results, best, bool(optimal) and bound == best, max(bound, best), stats)
+
+
+def _route_result(c: Compiled, problem: Problem, slot: int, routes: _Routes, i: int):
+    train = problem.trains[slot]
+    legs = c.legs
+    stops = [int(routes.start[i])]
+    nodes = [int(routes.start[i])]
+    segments: list[int] = []
+    for leg in routes.legs_of(i):
+        seg = legs.segs[legs.segs_ptr[leg] : legs.segs_ptr[leg + 1]]
+        mid = legs.nodes[legs.nodes_ptr[leg] : legs.nodes_ptr[leg + 1]]
+        segments.extend(int(x) for x in seg)
+        nodes.extend(int(x) for x in mid)
+        nodes.append(int(legs.end[leg]))
+        stops.append(int(legs.end[leg]))
+    row_kinds, row_pay, row_visit, flags = train_params(train)
+    path = np.array(stops, dtype=np.int64)
+    counted = np.zeros(len(stops) + 1, dtype=np.bool_)
+    n_bonus = c.ep_a.shape[0] + c.sp_a.shape[0] + c.et_amt.shape[0]
+    bonus = np.zeros(max(n_bonus, 1), dtype=np.int64)
+    desig = int(routes.desig[i])
+    value = evaluate(
+        path, len(stops), desig, c.node_kind, c.node_val,
+        row_kinds, row_pay, row_visit, flags[0], flags[1], flags[3],
+        c.ep_a, c.ep_b, c.ep_counted, c.sp_a, c.sp_b, c.sp_amount, c.sp_counted,
+        c.et_amt, c.et_min_other, counted, bonus,
+        np.empty(4 * len(stops) + 4, dtype=np.int64), np.empty(2 * len(stops) + 2, dtype=np.bool_),
+    )  # fmt: skip
+    names = c.ep_names + c.sp_names + c.et_names
+    bonuses: dict[str, int] = {}
+    for b, name in enumerate(names):
+        if bonus[b]:
+            bonuses[name] = bonuses.get(name, 0) + int(bonus[b])
+    claims = int(routes.claims[i])
+    for f, name in enumerate(c.claim_names):
+        if (claims >> f) & 1:
+            bonuses[name] = bonuses.get(name, 0)
+    revenue = int(routes.value[i])
+    claim_total = revenue - int(value)
+    if claims:
+        # split the claimed total by bonus (recomputed the same way the kernel does)
+        for f, name in enumerate(c.claim_names):
+            if (claims >> f) & 1:
+                bonuses[name] += _claim_value(c, f, stops, segments)
+        if sum(bonuses[n] for n in c.claim_names if (claims >> c.claim_names.index(n)) & 1) \
+                != claim_total:  # pragma: no cover
+            raise AssertionError("claimed route-set bonuses do not add up")
+    return RouteResult(
+        train=slot,
+        train_name=train.name,
+        nodes=tuple(nodes),
+        segments=tuple(segments),
+        counted=tuple(stops[p] for p in range(len(stops)) if counted[p]),
+        revenue=revenue,
+        stop_revenue=int(value) - int(bonus[:n_bonus].sum()),
+        bonuses=bonuses,
+        designated=None if desig < 0 else desig,
+    )
+
+
+def _claim_value(c: Compiled, f: int, stops: list[int], segments: list[int]) -> int:
+    net = c.problem.network
+    n_lr = len(c.lr_per_stop)
+    if f < n_lr:
+        return int(c.lr_per_stop[f]) * sum(
+            1 for s in stops if (int(c.lr_kinds[f]) >> int(c.node_kind[s])) & 1
+        )
+    b = f - n_lr
+    hexes = {int(net.seg_hex[j]) for j in segments} | {int(net.node_hex[s]) for s in stops}
+    return int(c.br_amount[b]) - int(c.br_per_hex[b]) * len(hexes)

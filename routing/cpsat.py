@@ -1,0 +1,493 @@
+"""An independent OR-Tools CP-SAT model of the routing problem (``solve(method="cpsat")``).
+
+It cross-checks the numba search and serves as a benchmark baseline, so it shares no
+enumeration or bounding code with it: the whole problem of ``docs/ROUTING.md`` is stated as
+one constraint model and CP-SAT proves the optimum.
+
+Formulation
+-----------
+**Presolve** (:func:`routing.cpsat_model.live_graph`, per train).  Drop stops the train can
+neither designate, skip nor assign (a route through them is invalid), terminal junctions, nodes
+no token node reaches along a path whose interior avoids terminal nodes, and junctions without
+two segments of different side labels to different neighbours.  Iterated to a fixpoint; each
+step only removes nodes no valid route can contain.  No node or segment is merged, so the
+model speaks about the original network.
+
+**Routes as circuits.**  Per train there is one ``add_circuit`` over a directed multigraph
+whose circuit nodes are a depot and the live network nodes.  Each segment ``j = (u, v)`` gives
+two arcs ``u -> v`` and ``v -> u`` (parallel segments give parallel arcs, which CP-SAT
+accepts); each stop ``s`` gives ``depot -> s`` (*s starts the route*) and ``s -> depot`` (*s
+ends it*).  Junctions get no depot arcs, so ends are stops.  A node off the route takes its
+self-loop (``visit`` literal false); the depot's self-loop is ``not active``.  Because a
+circuit may also close among network nodes when the depot is idle, ``visit => active``.  The
+route ``v0 .. vk`` is the circuit ``depot -> v0 -> .. -> vk -> depot``; simplicity is the
+circuit's own "each node at most once", ``start + end <= 1`` per stop forbids ``k = 0``.
+Both orientations of a route are the same route, so ``pos(v0) < pos(vk)`` is imposed as
+``sum pos*(start - end) + active <= 0``.
+
+*Junction transitions*: at a junction the entering and the leaving arc must have different
+side labels.  For each side label ``L`` at junction ``J``, *all* arcs of segments with label
+``L`` at ``J`` (both directions) form an at-most-one: as exactly one arc enters and one leaves a
+visited junction, this is exactly "sides differ".  *Terminal stops*: ``visit <= start + end``.
+The line-graph alternative (circuit nodes = segments) would model transitions directly but
+square the arc count at busy junctions; side constraints on node degrees are linear, exact
+and small.
+
+**Counting** (rule 10).  Designated kinds: a literal per designable node, implied by
+``visit``, exactly one per running route (``== active``); distinct across trains.  Every other
+visited stop is skipped or assigned: literals ``a[s, r]`` with ``sum_r a[s, r] (+ skip) ==
+visit[s]``, row visit caps ``sum_s a[s, r] <= visit_r`` and counted literals ``c[s, r] <=
+a[s, r]`` with ``sum_s c[s, r] <= pay_r``.  Literals are only created where a cap can bind:
+every value and bonus is monotone in ``C``, so when a row's pay cap is slack its assigned stops
+are all counted (``c = a``), and a skippable stop whose rows have slack visit caps needs only its
+``c`` literals.  ``C`` is non-empty: ``sum c >= active``.
+
+**Route rules.**  ``min_stops``, token and route-scoped groups are linear in ``visit``;
+forbidden end pairs are ``start(A) + end(B) <= 1`` and ``start(B) + end(A) <= 1``; end kinds
+``sum (start + end) >= active`` over allowed ends.
+
+**Bonuses.**  ``EndPairBonus``: role literals ``ra[x]`` / ``rb[y]`` (at most one of each, as
+many ``ra`` as ``rb``, not both on one node), each implied by "is an end" (and "is counted");
+two roles on distinct ends name both ends.  ``SetPairBonus``: a literal bounded by the visits
+(counts) of ``a`` and of ``b``.  ``EndTokenBonus``: one literal per candidate end, at most one,
+``|C| >= (min_other_stops + 1) * sum(literals)``.  Route value = ``multiplier * runs *
+(stop values of C + these)``.  Route-set bonuses: ``LongestRouteBonus`` claim literal per
+route (at most one), with ``y[s] <= visit[s], y[s] <= claim`` per eligible stop;
+``BonusRoute`` claim literal per route (at most one per bonus) implied by visiting ``a`` and
+``b``, gain ``<= amount * claim`` and, if claimed, ``gain <= amount - per_hex * H`` where ``H``
+sums hex literals forced up by every used segment and visited stop of the hex.
+
+**Route set.**  Each segment at most once over all arc literals of all trains; set-scoped
+groups and designated nodes are at-most-ones over all trains; ``must_visit`` is ``hits >=
+active`` per train.  Identical trains are ordered by ``active`` and by route value (swapping
+two identical trains' routes, bonus claims included, changes nothing).
+
+**Result.**  The routes are read back from the arc literals and re-scored by an independent
+checker (:func:`score_routes`) that implements ROUTING.md directly; a mismatch with the model
+raises ``RuntimeError`` rather than returning a wrong answer.  ``optimal`` is CP-SAT's
+``OPTIMAL``; ``bound`` is CP-SAT's objective bound.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ortools.sat.python import cp_model
+
+from .cpsat_model import build_model
+from .network import NodeKind
+from .problem import Problem
+from .solution import RouteResult, Solution
+from .trains import UNLIMITED
+
+__all__ = ["solve_cpsat", "score_routes"]
+
+_JUNCTION = int(NodeKind.JUNCTION)
+_STOP_MASK = sum(1 << int(k) for k in NodeKind if k != NodeKind.JUNCTION)
+
+
+# ---------------------------------------------------------------------------------- checks
+def _check_extra(problem: Problem) -> None:
+    """Input problems :meth:`Problem.check` lets through; raise ``ValueError`` naming them."""
+    if not isinstance(problem, Problem):
+        raise ValueError(f"solve_cpsat needs a routing.Problem, got {type(problem).__name__}")
+    rules = problem.rules
+
+    def no_dupes(pairs, where: str) -> None:
+        seen = set()
+        for node, _ in pairs:
+            if node in seen:
+                raise ValueError(f"{where} lists node {node} twice")
+            seen.add(node)
+
+    no_dupes(rules.node_bonus, "node_bonus")
+    no_dupes(rules.group_scope, "group_scope")
+    for bonus in rules.end_pair_bonuses:
+        no_dupes(bonus.a, f"end_pair_bonus {bonus.name!r} (a)")
+        no_dupes(bonus.b, f"end_pair_bonus {bonus.name!r} (b)")
+    for bonus in rules.end_token_bonuses:
+        no_dupes(bonus.amounts, f"end_token_bonus {bonus.name!r}")
+        if bonus.min_other_stops < 0:
+            raise ValueError(f"end_token_bonus {bonus.name!r} has negative min_other_stops")
+    for bonus in rules.longest_route_bonuses:
+        if bonus.kinds < 0 or bonus.kinds & ~_STOP_MASK:
+            raise ValueError(f"longest_route_bonus {bonus.name!r} has an invalid kind mask")
+    for i, pair in enumerate(rules.forbidden_end_pairs):
+        if len(pair) != 2:
+            raise ValueError(f"forbidden_end_pairs[{i}] is not a pair of node sets")
+
+
+def _crude_bound(problem: Problem) -> int:
+    """A trivially valid upper bound, for a time-out before CP-SAT has one."""
+    net, rules = problem.network, problem.rules
+    bonus = rules.node_bonus_map()
+    stops = sum(int(net.node_value[v]) + bonus.get(v, 0) for v in range(net.n_nodes))
+    per_route = stops + sum(
+        max((x for _, x in b.a), default=0) + max((x for _, x in b.b), default=0)
+        for b in rules.end_pair_bonuses
+    )
+    per_route += sum(max(b.amount, 0) for b in rules.set_pair_bonuses)
+    per_route += sum(max((x for _, x in b.amounts), default=0) for b in rules.end_token_bonuses)
+    total = sum(t.multiplier * t.runs * per_route for t in problem.trains)
+    total += sum(b.per_stop * net.n_nodes for b in rules.longest_route_bonuses)
+    return total + sum(max(b.amount, 0) for b in rules.bonus_routes)
+
+
+def _rows_fit(train, stops, kinds, counted) -> bool:
+    """Can the visited non-designated ``stops`` be skipped / assigned with exactly
+    ``counted`` of them counted?  A max-flow: counted stops need a row with pay and visit
+    room, uncounted unskippable stops need visit room."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    need = 0
+    for v in stops:
+        bit = 1 << kinds[v]
+        if v in counted:
+            need += 1
+            for r, row in enumerate(train.rows):
+                if row.kinds & bit:
+                    g.add_edge("src", ("s", v), capacity=1)
+                    g.add_edge(("s", v), ("pay", r), capacity=1)
+        elif not train.skip & bit:
+            need += 1
+            for r, row in enumerate(train.rows):
+                if row.kinds & bit:
+                    g.add_edge("src", ("s", v), capacity=1)
+                    g.add_edge(("s", v), ("visit", r), capacity=1)
+    if need == 0:
+        return True
+    for r, row in enumerate(train.rows):
+        g.add_edge(("pay", r), ("visit", r), capacity=min(row.pay, UNLIMITED))
+        g.add_edge(("visit", r), "sink", capacity=min(row.visit, UNLIMITED))
+    if "src" not in g or "sink" not in g:
+        return False
+    return nx.maximum_flow_value(g, "src", "sink") == need
+
+
+def _route_value(problem: Problem, t: int, nodes, segs, counted, designated):
+    """Check one route against ROUTING.md rules 1-10; return (stop value, {bonus: amount}),
+    both before the multiplier.  Raises ``RuntimeError`` naming the broken rule."""
+    net, rules, train = problem.network, problem.rules, problem.trains[t]
+
+    def fail(msg: str):
+        raise RuntimeError(f"cpsat route of train {t} ({train.name}) breaks the rules: {msg}")
+
+    kinds = {v: int(net.node_kind[v]) for v in nodes}
+    stops = [v for v in nodes if kinds[v] != _JUNCTION]
+    if len(nodes) < 2 or len(segs) != len(nodes) - 1 or len(set(nodes)) != len(nodes):
+        fail("not a simple path")
+    for i, j in enumerate(segs):
+        if {int(net.seg_u[j]), int(net.seg_v[j])} != {nodes[i], nodes[i + 1]}:
+            fail(f"segment {j} does not join {nodes[i]} and {nodes[i + 1]}")
+    if kinds[nodes[0]] == _JUNCTION or kinds[nodes[-1]] == _JUNCTION:
+        fail("an end is a junction")
+
+    def side(j: int, v: int) -> int:
+        return int(net.seg_side_u[j]) if int(net.seg_u[j]) == v else int(net.seg_side_v[j])
+
+    for i in range(1, len(nodes) - 1):
+        v = nodes[i]
+        if kinds[v] == _JUNCTION and side(segs[i - 1], v) == side(segs[i], v):
+            fail(f"reverses at junction {v}")
+        if net.node_terminal[v]:
+            fail(f"passes through terminal {v}")
+    if len(stops) < train.min_stops:
+        fail("too few stops")
+    if rules.token_nodes is not None and not set(nodes) & rules.token_nodes:
+        fail("no token node")
+    groups = [int(net.node_group[v]) for v in nodes if int(net.node_group[v]) >= 0]
+    if len(groups) != len(set(groups)):
+        fail("two nodes of one group")
+    x, y = nodes[0], nodes[-1]
+    for a, b in rules.forbidden_end_pairs:
+        if (x in a and y in b) or (x in b and y in a):
+            fail("forbidden end pair")
+    if train.end_kinds and not any(train.end_kinds & (1 << kinds[e]) for e in (x, y)):
+        fail("end kinds")
+    counted = set(counted)
+    if not counted or not counted <= set(stops):
+        fail("counted set empty or not among the visited stops")
+    pool = [v for v in stops if not train.designated_kind & (1 << kinds[v])]
+    if train.designated_kind:
+        if designated is None or designated not in stops or designated not in counted:
+            fail("no designated node")
+        if not train.designated_kind & (1 << kinds[designated]):
+            fail("designated node of a wrong kind")
+        if counted - set(pool) != {designated}:
+            fail("a second designated-kind node is counted")
+    elif designated is not None:
+        fail("designated node without designated kind")
+    if not _rows_fit(train, pool, kinds, counted):
+        fail("stops do not fit the train's rows")
+    nb = rules.node_bonus_map()
+    value = sum(int(net.node_value[v]) + nb.get(v, 0) for v in counted)
+    bonuses: dict[str, int] = {}
+
+    def add(name: str, amount: int) -> None:
+        if amount > 0:
+            bonuses[name] = bonuses.get(name, 0) + amount
+
+    for bonus in rules.end_pair_bonuses:
+        a, b = dict(bonus.a), dict(bonus.b)
+        best = 0
+        for p, q in ((x, y), (y, x)):
+            if p in a and q in b and (not bonus.counted or {p, q} <= counted):
+                best = max(best, a[p] + b[q])
+        add(bonus.name, best)
+    for bonus in rules.set_pair_bonuses:
+        pool_ = counted if bonus.counted else set(nodes)
+        if pool_ & bonus.a and pool_ & bonus.b:
+            add(bonus.name, bonus.amount)
+    for bonus in rules.end_token_bonuses:
+        amounts = dict(bonus.amounts)
+        best = 0
+        for e in (x, y):
+            if e in counted and e in amounts and len(counted) - 1 >= bonus.min_other_stops:
+                best = max(best, amounts[e])
+        add(bonus.name, best)
+    return value, bonuses
+
+
+def score_routes(problem: Problem, routes) -> list[RouteResult]:
+    """Check a route set against ROUTING.md and score it.
+
+    Parameters
+    ----------
+    problem : Problem
+    routes : sequence of (train, nodes, segments, counted, designated)
+        ``counted`` is the chosen ``C`` (designated node included).
+
+    Returns
+    -------
+    list of RouteResult
+        Route-set bonuses go to the best route (lowest train index on ties).
+
+    Raises
+    ------
+    RuntimeError
+        Naming the broken rule.
+    """
+    net, rules = problem.network, problem.rules
+    results = []
+    used_segs: set[int] = set()
+    trains_seen: set[int] = set()
+    set_groups = {g for g, s in rules.group_scope if s == "set"}
+    group_hits: dict[int, int] = {}
+    desig: set[int] = set()
+    for t, nodes, segs, counted, designated in routes:
+        if t in trains_seen:
+            raise RuntimeError(f"train {t} runs two routes")
+        trains_seen.add(t)
+        if used_segs & set(segs):
+            raise RuntimeError(f"train {t} reuses a segment of another route")
+        used_segs |= set(segs)
+        for v in nodes:
+            g = int(net.node_group[v])
+            if g in set_groups:
+                group_hits[g] = group_hits.get(g, 0) + 1
+        if designated is not None:
+            if designated in desig:
+                raise RuntimeError(f"node {designated} designated twice")
+            desig.add(designated)
+        value, bonuses = _route_value(problem, t, nodes, segs, counted, designated)
+        train = problem.trains[t]
+        f = train.multiplier * train.runs
+        bonuses = {k: f * x for k, x in bonuses.items()}
+        order = {v: i for i, v in enumerate(nodes)}
+        results.append(
+            RouteResult(
+                train=t,
+                train_name=train.name,
+                nodes=tuple(nodes),
+                segments=tuple(segs),
+                counted=tuple(sorted(counted, key=order.__getitem__)),
+                revenue=f * value + sum(bonuses.values()),
+                stop_revenue=f * value,
+                bonuses=bonuses,
+                designated=designated,
+            )
+        )
+    if any(n > 1 for n in group_hits.values()):
+        raise RuntimeError("a set-scoped group is visited twice")
+    if rules.must_visit and results and not any(
+        rules.must_visit & set(r.nodes) for r in results
+    ):
+        raise RuntimeError("no route visits a must_visit node")
+
+    def claim(name: str, gains: list[int]) -> None:
+        best = max(range(len(gains)), key=lambda i: (gains[i], -i), default=None)
+        if best is not None and gains[best] > 0:
+            r = results[best]
+            r.bonuses[name] = r.bonuses.get(name, 0) + gains[best]
+            r.revenue += gains[best]
+
+    for bonus in rules.longest_route_bonuses:
+        claim(
+            bonus.name,
+            [
+                bonus.per_stop
+                * sum(
+                    1 for v in r.nodes
+                    if int(net.node_kind[v]) != _JUNCTION
+                    and bonus.kinds & (1 << int(net.node_kind[v]))
+                )
+                for r in results
+            ],
+        )
+    for bonus in rules.bonus_routes:
+        gains = []
+        for r in results:
+            if not (bonus.a & set(r.nodes) and bonus.b & set(r.nodes)):
+                gains.append(0)
+                continue
+            hexes = {int(net.seg_hex[j]) for j in r.segments}
+            hexes |= {int(net.node_hex[v]) for v in r.nodes if int(net.node_kind[v]) != _JUNCTION}
+            gains.append(bonus.amount - bonus.per_hex * len(hexes))
+        claim(bonus.name, gains)
+    return results
+
+
+# ---------------------------------------------------------------------------------- solve
+def _read_routes(solver: cp_model.CpSolver, rsm) -> list[tuple]:
+    routes = []
+    for tm in rsm.trains:
+        if not tm.nodes or not solver.boolean_value(tm.active):
+            continue
+        succ = {}
+        for u, v, k, lit in tm.arcs:
+            if solver.boolean_value(lit):
+                succ[u] = (v, k)
+        first = [v for v, lit in tm.start.items() if solver.boolean_value(lit)]
+        last = [v for v, lit in tm.end.items() if solver.boolean_value(lit)]
+        if len(first) != 1 or len(last) != 1:
+            raise RuntimeError(f"cpsat model of train {tm.index}: route has no unique ends")
+        nodes, segs = [first[0]], []
+        for _ in range(len(tm.nodes) + 1):
+            if nodes[-1] == last[0]:
+                break
+            if nodes[-1] not in succ:
+                raise RuntimeError(f"cpsat model of train {tm.index}: broken route path")
+            u = nodes[-1]
+            v, k = succ[u]
+            link = tm.links[k]
+            if link.u == u:
+                nodes += [*link.inner, v]
+                segs += link.segs
+            else:
+                nodes += [*reversed(link.inner), v]
+                segs += reversed(link.segs)
+        else:
+            raise RuntimeError(f"cpsat model of train {tm.index}: route does not end")
+        counted = [
+            v for v, lits in tm.counted.items() if sum(solver.value(c) for c in lits) >= 1
+        ]
+        desig = [v for v, lit in tm.designated.items() if solver.boolean_value(lit)]
+        routes.append((tm.index, nodes, segs, counted, desig[0] if desig else None))
+    return routes
+
+
+def solve_cpsat(
+    problem: Problem,
+    time_limit: float | None = None,
+    *,
+    num_workers: int = 2,
+    seed: int = 0,
+    log: bool = False,
+    params: dict | None = None,
+) -> Solution:
+    """Optimal routes for ``problem`` by the CP-SAT model (see the module docstring).
+
+    Parameters
+    ----------
+    problem : Problem
+    time_limit : float, optional
+        Seconds.  On time-out the best route set found is returned with ``optimal=False``
+        (the empty route set if none was found) and CP-SAT's proven bound.
+    num_workers : int
+        CP-SAT search workers (default 2).
+    seed : int
+        CP-SAT random seed.
+    log : bool
+        Print CP-SAT's search log.
+    params : dict, optional
+        Further ``CpSolver.parameters`` fields, e.g. ``{"linearization_level": 2}``.
+
+    Returns
+    -------
+    Solution
+        ``stats`` holds ``seconds``, ``method`` ("cpsat"), ``status``, ``branches``,
+        ``conflicts`` and ``booleans``.
+
+    Raises
+    ------
+    ValueError
+        For an invalid argument or problem item.
+    RuntimeError
+        If the solution read back from the model breaks ROUTING.md (a model bug).
+    """
+    t0 = time.perf_counter()
+    _check_extra(problem)
+    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    if num_workers < 1:
+        raise ValueError(f"num_workers must be at least 1, got {num_workers!r}")
+    if _crude_bound(problem) >= 1 << 50:
+        raise ValueError("problem values are too large for an exact integer model")
+    rsm = build_model(problem)
+    solver = cp_model.CpSolver()
+    prm = solver.parameters
+    prm.num_workers = int(num_workers)
+    prm.random_seed = int(seed)
+    prm.log_search_progress = bool(log)
+    if time_limit is not None:
+        prm.max_time_in_seconds = float(time_limit)
+    for key, val in (params or {}).items():
+        if not hasattr(prm, key):
+            raise ValueError(f"params: CP-SAT has no parameter {key!r}")
+        if isinstance(val, (list, tuple)):
+            getattr(prm, key).extend(val)
+        else:
+            setattr(prm, key, val)
+    status = solver.solve(rsm.model)
+    if status == cp_model.MODEL_INVALID:
+        raise RuntimeError(f"cpsat model invalid: {rsm.model.validate()}")
+    if status == cp_model.INFEASIBLE:
+        raise RuntimeError("cpsat model infeasible, but running no route is always feasible")
+    has_solution = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    results = score_routes(problem, _read_routes(solver, rsm)) if has_solution else []
+    total = sum(r.revenue for r in results)
+    raw_bound = solver.best_objective_bound
+    if math.isfinite(raw_bound):
+        near = round(raw_bound)
+        bound = near if abs(raw_bound - near) < 1e-6 else math.floor(raw_bound)
+    else:
+        bound = _crude_bound(problem)
+    if has_solution:
+        model_total = round(solver.objective_value)
+        # The model may leave a bonus unclaimed in a non-optimal solution, so the re-scored
+        # total can only be higher; at the optimum both must agree.
+        if total < model_total or (status == cp_model.OPTIMAL and total != model_total):
+            raise RuntimeError(
+                f"cpsat model value {model_total} disagrees with the routes' score {total}"
+            )
+    if total > bound:
+        raise RuntimeError(f"cpsat bound {bound} is below a feasible total {total}")
+    optimal = status == cp_model.OPTIMAL
+    if optimal:
+        bound = total
+    return Solution(
+        routes=results,
+        total=total,
+        optimal=optimal,
+        bound=bound,
+        stats={
+            "seconds": time.perf_counter() - t0,
+            "method": "cpsat",
+            "status": solver.status_name(status),
+            "branches": solver.num_branches,
+            "conflicts": solver.num_conflicts,
+            "booleans": solver.num_booleans,
+        },
+    )

@@ -1,0 +1,618 @@
+"""Presolve and CP-SAT model construction for :mod:`routing.cpsat`.
+
+This module builds the constraint model; :mod:`routing.cpsat` solves it and turns the answer
+into a :class:`routing.Solution`.  The formulation is explained in the docstring of
+:mod:`routing.cpsat`.  Nothing here is shared with the numba search: the presolve is a plain
+breadth-first search and the bounds come from CP-SAT alone.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from .network import NodeKind
+from .problem import Problem
+from .rules import GroupScope
+from .trains import Train
+
+__all__ = ["Link", "TrainModel", "RouteSetModel", "live_graph", "build_model"]
+
+_JUNCTION = int(NodeKind.JUNCTION)
+
+
+def _bit(kind: int) -> int:
+    return 1 << int(kind)
+
+
+# ---------------------------------------------------------------------------------- presolve
+def _admissible(problem: Problem, train: Train) -> list[bool]:
+    """Which nodes a route of ``train`` could contain at all.
+
+    A junction is admissible unless terminal (a terminal node must be an end, and junctions
+    cannot be ends).  A stop is admissible when it can be designated, skipped or assigned to a
+    row; any other stop makes every route through it invalid (ROUTING.md rule 10).
+    """
+    net = problem.network
+    usable = train.designated_kind | train.skip
+    for row in train.rows:
+        usable |= row.kinds
+    out = []
+    for v in range(net.n_nodes):
+        kind = int(net.node_kind[v])
+        if kind == _JUNCTION:
+            out.append(not bool(net.node_terminal[v]))
+        else:
+            out.append(bool(usable & _bit(kind)))
+    return out
+
+
+def _prune(problem: Problem, alive_node: list[bool], segs: list[int]) -> list[int]:
+    """Drop unreachable nodes and impassable junctions (to a fixpoint); return live segments.
+
+    ``alive_node`` is updated in place.
+    """
+    net = problem.network
+    tokens = problem.rules.token_nodes
+    terminal = net.node_terminal
+    while True:
+        changed = False
+        segs = [j for j in segs if alive_node[int(net.seg_u[j])] and alive_node[int(net.seg_v[j])]]
+        if tokens is not None:
+            adj: dict[int, list[int]] = {}
+            for j in segs:
+                u, v = int(net.seg_u[j]), int(net.seg_v[j])
+                adj.setdefault(u, []).append(v)
+                adj.setdefault(v, []).append(u)
+            seeds = [t for t in tokens if alive_node[t]]
+            seen = set(seeds)
+            queue = deque(seeds)
+            while queue:
+                v = queue.popleft()
+                # A terminal node is only an end: a route may leave a terminal *token* node
+                # (it starts there) but never passes through any terminal node.
+                if terminal[v] and v not in tokens:
+                    continue
+                for w in adj.get(v, ()):
+                    if w not in seen:
+                        seen.add(w)
+                        queue.append(w)
+            for v in range(net.n_nodes):
+                if alive_node[v] and v not in seen:
+                    alive_node[v] = False
+                    changed = True
+        incident: dict[int, list[tuple[int, int]]] = {}
+        for j in segs:
+            u, v = int(net.seg_u[j]), int(net.seg_v[j])
+            if alive_node[u] and alive_node[v]:
+                incident.setdefault(u, []).append((int(net.seg_side_u[j]), v))
+                incident.setdefault(v, []).append((int(net.seg_side_v[j]), u))
+        for v in range(net.n_nodes):
+            if not alive_node[v]:
+                continue
+            inc = incident.get(v, [])
+            if int(net.node_kind[v]) == _JUNCTION:
+                passable = any(
+                    s1 != s2 and w1 != w2 for i, (s1, w1) in enumerate(inc) for s2, w2 in inc[i + 1 :]
+                )
+            else:
+                passable = bool(inc)
+            if not passable:
+                alive_node[v] = False
+                changed = True
+        if not changed:
+            return [j for j in segs if alive_node[int(net.seg_u[j])] and alive_node[int(net.seg_v[j])]]
+
+
+@dataclass(frozen=True)
+class Link:
+    """A chain of segments between two circuit nodes ``u`` and ``v`` whose interior nodes are
+    pass-through junctions (exactly two live segments, different side labels, not named by any
+    rule).  A route uses all of a link or none of it, so a link is one arc pair of the circuit.
+
+    ``segs`` and ``inner`` are listed from ``u`` to ``v``; ``side_u`` / ``side_v`` are the side
+    labels of the end segments at ``u`` / ``v``; ``hexes`` are the hexes of the segments.
+    """
+
+    u: int
+    v: int
+    segs: tuple[int, ...]
+    inner: tuple[int, ...]
+    side_u: int
+    side_v: int
+    hexes: frozenset[int]
+
+
+def _protected(problem: Problem) -> set[int]:
+    """Nodes some rule names: they keep their own visit literal."""
+    net, rules = problem.network, problem.rules
+    out = {v for v in range(net.n_nodes) if int(net.node_group[v]) >= 0}
+    for bonus in (*rules.set_pair_bonuses, *rules.bonus_routes):
+        out |= bonus.a | bonus.b
+    return out
+
+
+def _links(problem: Problem, alive_node: list[bool], segs: list[int]) -> tuple[list[Link], bool]:
+    """Contract pass-through junctions; return the links and whether a link closed on itself
+    (it is dropped: a route cannot use it without visiting its end twice)."""
+    net = problem.network
+    protected = _protected(problem)
+    incident: dict[int, list[int]] = {}
+    for j in segs:
+        incident.setdefault(int(net.seg_u[j]), []).append(j)
+        incident.setdefault(int(net.seg_v[j]), []).append(j)
+
+    def other(j: int, v: int) -> int:
+        return int(net.seg_v[j]) if int(net.seg_u[j]) == v else int(net.seg_u[j])
+
+    def side(j: int, v: int) -> int:
+        return int(net.seg_side_u[j]) if int(net.seg_u[j]) == v else int(net.seg_side_v[j])
+
+    def through(v: int) -> bool:
+        inc = incident.get(v, [])
+        return (
+            int(net.node_kind[v]) == _JUNCTION
+            and v not in protected
+            and len(inc) == 2
+            and side(inc[0], v) != side(inc[1], v)
+            and other(inc[0], v) != other(inc[1], v)
+        )
+
+    done: set[int] = set()
+    links: list[Link] = []
+    dropped = False
+    for j0 in segs:
+        if j0 in done:
+            continue
+        # Walk from j0 to both sides while the node reached is pass-through.
+        chain = [j0]
+        done.add(j0)
+        ends = []
+        closed = False
+        for start in (int(net.seg_u[j0]), int(net.seg_v[j0])):
+            v, j = start, j0
+            part: list[tuple[int, int]] = []  # (node, segment beyond it)
+            while through(v):
+                a, b = incident[v]
+                j = b if a == j else a
+                if j in done:  # the chain is a cycle of pass-through junctions
+                    closed = True
+                    break
+                done.add(j)
+                part.append((v, j))
+                v = other(j, v)
+            ends.append((v, part))
+            if closed:
+                break
+        if closed or ends[0][0] == ends[1][0]:
+            dropped = True
+            continue
+        (u, left), (v, right) = ends
+        seq_segs = [j for _, j in reversed(left)] + chain + [j for _, j in right]
+        inner = [n for n, _ in reversed(left)] + [n for n, _ in right]
+        links.append(
+            Link(
+                u=u,
+                v=v,
+                segs=tuple(seq_segs),
+                inner=tuple(inner),
+                side_u=side(seq_segs[0], u),
+                side_v=side(seq_segs[-1], v),
+                hexes=frozenset(int(net.seg_hex[j]) for j in seq_segs),
+            )
+        )
+    return links, dropped
+
+
+def live_graph(problem: Problem, train: Train) -> tuple[list[int], list[Link]]:
+    """Circuit nodes and links some valid route of ``train`` might use.
+
+    Removed are: inadmissible nodes; nodes not reachable from a token node along a path whose
+    interior avoids terminal nodes (every route visits a token node, and the route itself is
+    such a path); junctions that cannot be passed through, i.e. that lack two live segments with
+    different side labels leading to different neighbours.  Dropping these never removes a
+    valid route, so the optimum is unchanged.  Pass-through junctions are then contracted into
+    :class:`Link` objects (a route uses such a junction's two segments together or not at all).
+
+    Returns
+    -------
+    nodes : sorted list of the node ids that remain circuit nodes.
+    links : list of Link.
+    """
+    net = problem.network
+    alive_node = _admissible(problem, train)
+    segs = list(range(net.n_segments))
+    while True:
+        segs = _prune(problem, alive_node, segs)
+        links, dropped = _links(problem, alive_node, segs)
+        if not dropped:
+            break
+        kept = {j for link in links for j in link.segs}
+        segs = [j for j in segs if j in kept]
+    inner = {n for link in links for n in link.inner}
+    nodes = [v for v in range(net.n_nodes) if alive_node[v] and v not in inner]
+    return nodes, links
+
+
+# ---------------------------------------------------------------------------------- model
+@dataclass
+class TrainModel:
+    """Variables of one train's route.  Empty ``nodes`` means the train cannot run."""
+
+    index: int
+    factor: int  # multiplier * runs
+    nodes: list[int] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    active: cp_model.IntVar | int = 0
+    visit: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    arcs: list[tuple[int, int, int, cp_model.IntVar]] = field(default_factory=list)  # u, v, link
+    start: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    end: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    counted: dict[int, list[cp_model.IntVar]] = field(default_factory=dict)
+    designated: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    value: cp_model.LinearExprT = 0  # route value before the multiplier
+
+    def count_expr(self, node: int) -> cp_model.LinearExprT:
+        return sum(self.counted.get(node, ()))
+
+
+@dataclass
+class RouteSetModel:
+    """The whole CP-SAT model with the handles needed to read a solution back."""
+
+    model: cp_model.CpModel
+    trains: list[TrainModel]
+    objective: cp_model.LinearExprT
+
+
+class _Builder:
+    def __init__(self, problem: Problem) -> None:
+        self.p = problem
+        self.net = problem.network
+        self.rules = problem.rules
+        self.m = cp_model.CpModel()
+        self.node_bonus = self.rules.node_bonus_map()
+        self.live_cache: dict[tuple, tuple[list[int], list[Link]]] = {}
+
+    def stop_value(self, v: int) -> int:
+        return int(self.net.node_value[v]) + self.node_bonus.get(v, 0)
+
+    def is_stop(self, v: int) -> bool:
+        return int(self.net.node_kind[v]) != _JUNCTION
+
+    # ------------------------------------------------------------------ one train
+    def train(self, t: int, train: Train) -> TrainModel:
+        m, net = self.m, self.net
+        tm = TrainModel(index=t, factor=train.multiplier * train.runs)
+        key = (train.designated_kind, train.skip, tuple(r.kinds for r in train.rows))
+        if key not in self.live_cache:
+            self.live_cache[key] = live_graph(self.p, train)
+        nodes, links = self.live_cache[key]
+        if len(nodes) < 2 or not links:
+            return tm
+        tm.nodes, tm.links = nodes, links
+        tm.active = active = m.new_bool_var(f"t{t}_active")
+        pos = {v: i + 1 for i, v in enumerate(nodes)}  # circuit node 0 is the depot
+        circuit: list[tuple[int, int, cp_model.IntVar]] = [(0, 0, active.Not())]
+        for v in nodes:
+            lit = m.new_bool_var(f"t{t}_v{v}")
+            tm.visit[v] = lit
+            circuit.append((pos[v], pos[v], lit.Not()))
+            # With the depot on its self-loop the circuit could close among network nodes.
+            m.add_implication(lit, active)
+        arcs_at: dict[int, list[tuple[int, cp_model.IntVar]]] = {}  # node -> (side, arc lit)
+        for k, link in enumerate(links):
+            u, v = link.u, link.v
+            fwd = m.new_bool_var(f"t{t}_l{k}_f")
+            bwd = m.new_bool_var(f"t{t}_l{k}_b")
+            tm.arcs += [(u, v, k, fwd), (v, u, k, bwd)]
+            circuit += [(pos[u], pos[v], fwd), (pos[v], pos[u], bwd)]
+            m.add_at_most_one(fwd, bwd)
+            arcs_at.setdefault(u, []).extend([(link.side_u, fwd), (link.side_u, bwd)])
+            arcs_at.setdefault(v, []).extend([(link.side_v, fwd), (link.side_v, bwd)])
+        for v in nodes:
+            if self.is_stop(v):
+                s, e = m.new_bool_var(f"t{t}_start{v}"), m.new_bool_var(f"t{t}_end{v}")
+                tm.start[v], tm.end[v] = s, e
+                circuit += [(0, pos[v], s), (pos[v], 0, e)]
+                # depot -> v -> depot would be a route of one node (k = 0).
+                m.add_at_most_one(s, e)
+                if net.node_terminal[v]:
+                    # A terminal stop is an end whenever it is visited.
+                    m.add(s + e >= tm.visit[v])
+            else:
+                # Junction: entering and leaving arcs must have different side labels.  Each
+                # segment contributes both its directions to the side's count, so "at most one
+                # arc per side" forbids entering and leaving by one side and also using two
+                # different segments of one side.
+                by_side: dict[int, list[cp_model.IntVar]] = {}
+                for side, lit in arcs_at.get(v, ()):
+                    by_side.setdefault(side, []).append(lit)
+                for lits in by_side.values():
+                    if len(lits) > 2:
+                        m.add_at_most_one(lits)
+        m.add_circuit(circuit)
+        # A route and its reverse are the same route: keep the orientation whose first node
+        # has the smaller circuit index.  sum(pos*start) - sum(pos*end) <= -1 when active.
+        m.add(
+            sum(pos[v] * (tm.start[v] - tm.end[v]) for v in tm.start) + active <= 0
+        )
+        self.counting(tm, train)
+        self.route_rules(tm, train)
+        tm.value = self.route_value(tm)
+        return tm
+
+    def counting(self, tm: TrainModel, train: Train) -> None:
+        """Designation, skipping and row assignment (ROUTING.md rule 10)."""
+        m, net = self.m, self.net
+        stops = [v for v in tm.nodes if self.is_stop(v)]
+        kind = {v: int(net.node_kind[v]) for v in stops}
+        desig_stops = [v for v in stops if train.designated_kind & _bit(kind[v])]
+        other = [v for v in stops if not train.designated_kind & _bit(kind[v])]
+        if train.designated_kind:
+            for v in desig_stops:
+                d = m.new_bool_var(f"t{tm.index}_desig{v}")
+                m.add_implication(d, tm.visit[v])
+                tm.designated[v] = d
+                tm.counted[v] = [d]
+            m.add(sum(tm.designated.values()) == tm.active)
+        rows = train.rows
+        cands = [[v for v in other if r.kinds & _bit(kind[v])] for r in rows]
+        # A cap is binding only if the row could be offered more stops than it allows.
+        visit_binds = [r.visit < len(c) for r, c in zip(rows, cands)]
+        pay_binds = [r.pay < r.visit and r.pay < len(c) for r, c in zip(rows, cands)]
+        assigned: list[list[cp_model.IntVar]] = [[] for _ in rows]
+        counted: list[list[cp_model.IntVar]] = [[] for _ in rows]
+        for v in other:
+            rs = [i for i, r in enumerate(rows) if r.kinds & _bit(kind[v])]
+            can_skip = bool(train.skip & _bit(kind[v]))
+            need_assign = not can_skip or any(visit_binds[i] for i in rs)
+            cnt: list[cp_model.IntVar] = []
+            if need_assign:
+                if len(rs) == 1 and not can_skip:
+                    lits = [tm.visit[v]]
+                else:
+                    lits = [m.new_bool_var(f"t{tm.index}_a{v}_{i}") for i in rs]
+                    if can_skip:
+                        m.add(sum(lits) <= tm.visit[v])
+                    else:
+                        m.add(sum(lits) == tm.visit[v])
+                for i, a in zip(rs, lits):
+                    assigned[i].append(a)
+                    if pay_binds[i]:
+                        c = m.new_bool_var(f"t{tm.index}_c{v}_{i}")
+                        m.add_implication(c, a)
+                    else:
+                        # Counting is monotone (every value and bonus only grows with C), so
+                        # counting every assigned stop loses nothing when the pay cap is slack.
+                        c = a
+                    counted[i].append(c)
+                    cnt.append(c)
+            elif rs:
+                # Skippable and no visit cap binds: "assigned but not counted" and "skipped"
+                # are interchangeable, so only the counted choice needs a literal.
+                if len(rs) == 1 and not pay_binds[rs[0]]:
+                    lits = [tm.visit[v]]
+                else:
+                    lits = [m.new_bool_var(f"t{tm.index}_c{v}_{i}") for i in rs]
+                    m.add(sum(lits) <= tm.visit[v])
+                for i, c in zip(rs, lits):
+                    counted[i].append(c)
+                    cnt.append(c)
+            if cnt:
+                tm.counted[v] = cnt
+        for i, r in enumerate(rows):
+            if visit_binds[i]:
+                m.add(sum(assigned[i]) <= r.visit)
+            if pay_binds[i]:
+                m.add(sum(counted[i]) <= r.pay)
+        total_counted = sum(sum(c) for c in tm.counted.values())
+        m.add(total_counted >= tm.active)  # C is non-empty
+
+    def route_rules(self, tm: TrainModel, train: Train) -> None:
+        """Rules 5-9 of ROUTING.md for one route."""
+        m, net, rules = self.m, self.net, self.rules
+        stops = [v for v in tm.nodes if self.is_stop(v)]
+        if train.min_stops > 2:  # two distinct stop ends already give two stops
+            m.add(sum(tm.visit[v] for v in stops) >= train.min_stops * tm.active)
+        if rules.token_nodes is not None:
+            m.add(sum(tm.visit[v] for v in rules.token_nodes if v in tm.visit) >= tm.active)
+        groups: dict[int, list[int]] = {}
+        for v in tm.nodes:
+            if int(net.node_group[v]) >= 0:
+                groups.setdefault(int(net.node_group[v]), []).append(v)
+        for members in groups.values():
+            if len(members) > 1:
+                m.add_at_most_one(tm.visit[v] for v in members)
+        for a, b in rules.forbidden_end_pairs:
+            start_a = sum(tm.start[v] for v in a if v in tm.start)
+            start_b = sum(tm.start[v] for v in b if v in tm.start)
+            end_a = sum(tm.end[v] for v in a if v in tm.end)
+            end_b = sum(tm.end[v] for v in b if v in tm.end)
+            m.add(start_a + end_b <= 1)
+            m.add(start_b + end_a <= 1)
+        if train.end_kinds:
+            ok = [v for v in stops if train.end_kinds & _bit(int(net.node_kind[v]))]
+            m.add(sum(tm.start[v] + tm.end[v] for v in ok) >= tm.active)
+
+    def route_value(self, tm: TrainModel) -> cp_model.LinearExprT:
+        """Stop values of C plus the per-route bonuses, before the multiplier."""
+        m, rules = self.m, self.rules
+        value = sum(self.stop_value(v) * tm.count_expr(v) for v in tm.counted)
+        total_counted = sum(tm.count_expr(v) for v in tm.counted)
+        t = tm.index
+        for k, bonus in enumerate(rules.end_pair_bonuses):
+            a = {v: x for v, x in bonus.a if v in tm.start}
+            b = {v: x for v, x in bonus.b if v in tm.start}
+            if not a or not b:
+                continue
+            # One end takes the "a" role and the other end the "b" role; the two role literals
+            # sit on different nodes, so they are the two ends of the route.
+            ra = {v: m.new_bool_var(f"t{t}_ep{k}_a{v}") for v in a}
+            rb = {v: m.new_bool_var(f"t{t}_ep{k}_b{v}") for v in b}
+            for roles in (ra, rb):
+                for v, lit in roles.items():
+                    m.add(lit <= tm.start[v] + tm.end[v])
+                    if bonus.counted:
+                        m.add(lit <= tm.count_expr(v))
+            m.add_at_most_one(ra.values())
+            m.add(sum(ra.values()) == sum(rb.values()))
+            for v in set(ra) & set(rb):
+                m.add_at_most_one(ra[v], rb[v])
+            value += sum(a[v] * lit for v, lit in ra.items()) + sum(b[v] * lit for v, lit in rb.items())
+        for k, bonus in enumerate(rules.set_pair_bonuses):
+            if bonus.amount <= 0:
+                continue
+            lit_of = tm.count_expr if bonus.counted else (lambda v: tm.visit[v])
+            pool = tm.counted if bonus.counted else tm.visit
+            a = [lit_of(v) for v in bonus.a if v in pool]
+            b = [lit_of(v) for v in bonus.b if v in pool]
+            if not a or not b:
+                continue
+            sp = m.new_bool_var(f"t{t}_sp{k}")
+            m.add(sp <= sum(a))
+            m.add(sp <= sum(b))
+            value += bonus.amount * sp
+        for k, bonus in enumerate(rules.end_token_bonuses):
+            cand = {v: x for v, x in bonus.amounts if x > 0 and v in tm.counted and v in tm.start}
+            if not cand:
+                continue
+            et = {v: m.new_bool_var(f"t{t}_et{k}_{v}") for v in cand}
+            for v, lit in et.items():
+                m.add(lit <= tm.start[v] + tm.end[v])
+                m.add(lit <= tm.count_expr(v))
+            m.add_at_most_one(et.values())
+            # |C \ {x}| >= min_other_stops with x in C  <=>  |C| >= min_other_stops + 1.
+            m.add(total_counted >= (bonus.min_other_stops + 1) * sum(et.values()))
+            value += sum(cand[v] * lit for v, lit in et.items())
+        return value
+
+    # ------------------------------------------------------------------ route set
+    def route_set(self, tms: list[TrainModel]) -> cp_model.LinearExprT:
+        m, net, rules = self.m, self.net, self.rules
+        running = [tm for tm in tms if tm.nodes]
+        objective = sum(tm.factor * tm.value for tm in running)
+        # Disjoint track.
+        seg_use: dict[int, list[cp_model.IntVar]] = {}
+        for tm in running:
+            for _, _, k, lit in tm.arcs:
+                for j in tm.links[k].segs:
+                    seg_use.setdefault(j, []).append(lit)
+        for lits in seg_use.values():
+            if len(lits) > 2:
+                m.add_at_most_one(lits)
+        # Set-scoped groups.
+        scope = rules.group_scope_map()
+        for g, s in scope.items():
+            if s != GroupScope.SET:
+                continue
+            lits = [tm.visit[v] for tm in running for v in tm.nodes if int(net.node_group[v]) == g]
+            if len(lits) > 1:
+                m.add_at_most_one(lits)
+        # Distinct designated nodes.
+        desig: dict[int, list[cp_model.IntVar]] = {}
+        for tm in running:
+            for v, lit in tm.designated.items():
+                desig.setdefault(v, []).append(lit)
+        for lits in desig.values():
+            if len(lits) > 1:
+                m.add_at_most_one(lits)
+        if rules.must_visit:
+            hits = sum(tm.visit[v] for tm in running for v in rules.must_visit if v in tm.visit)
+            for tm in running:
+                m.add(hits >= tm.active)
+        for k, bonus in enumerate(rules.longest_route_bonuses):
+            if bonus.per_stop <= 0:
+                continue
+            claims = []
+            for tm in running:
+                eligible = [
+                    v for v in tm.nodes
+                    if self.is_stop(v) and bonus.kinds & _bit(int(net.node_kind[v]))
+                ]
+                if not eligible:
+                    continue
+                claim = m.new_bool_var(f"t{tm.index}_lr{k}")
+                claims.append(claim)
+                for v in eligible:
+                    # y = visit AND claim, linearised; the objective pushes y up.
+                    y = m.new_bool_var(f"t{tm.index}_lr{k}_{v}")
+                    m.add_implication(y, claim)
+                    m.add_implication(y, tm.visit[v])
+                    objective += bonus.per_stop * y
+            if len(claims) > 1:
+                m.add_at_most_one(claims)
+        hexes: dict[int, cp_model.LinearExprT] = {}
+        for k, bonus in enumerate(rules.bonus_routes):
+            if bonus.amount <= 0:
+                continue
+            claims = []
+            for tm in running:
+                a = [tm.visit[v] for v in bonus.a if v in tm.visit]
+                b = [tm.visit[v] for v in bonus.b if v in tm.visit]
+                if not a or not b:
+                    continue
+                claim = m.new_bool_var(f"t{tm.index}_br{k}")
+                m.add(claim <= sum(a))
+                m.add(claim <= sum(b))
+                claims.append(claim)
+                if bonus.per_hex == 0:
+                    objective += bonus.amount * claim
+                    continue
+                if tm.index not in hexes:
+                    hexes[tm.index] = self.hex_count(tm)
+                gain = m.new_int_var(0, bonus.amount, f"t{tm.index}_br{k}_gain")
+                m.add(gain <= bonus.amount * claim)
+                m.add(gain <= bonus.amount - bonus.per_hex * hexes[tm.index]).only_enforce_if(claim)
+                objective += gain
+            if len(claims) > 1:
+                m.add_at_most_one(claims)
+        self.symmetry(tms)
+        return objective
+
+    def hex_count(self, tm: TrainModel) -> cp_model.LinearExprT:
+        """Number of distinct hexes of the route's segments and stops (a lower-bounded
+        count: each hex literal is forced up by what uses the hex; the objective keeps it
+        from rising further because it only ever costs)."""
+        m, net = self.m, self.net
+        users: dict[int, list[cp_model.IntVar]] = {}
+        for _, _, k, lit in tm.arcs:
+            for h in tm.links[k].hexes:
+                users.setdefault(h, []).append(lit)
+        for v in tm.nodes:
+            if self.is_stop(v):
+                users.setdefault(int(net.node_hex[v]), []).append(tm.visit[v])
+        total = 0
+        for h, lits in users.items():
+            hx = m.new_bool_var(f"t{tm.index}_hex{h}")
+            for lit in lits:
+                m.add_implication(lit, hx)
+            total += hx
+        return total
+
+    def symmetry(self, tms: list[TrainModel]) -> None:
+        """Order identical trains: swapping their routes (with the route-set bonuses they
+        claim) changes nothing, so demand a non-increasing route value along the group."""
+        classes: dict[tuple, list[TrainModel]] = {}
+        for tm in tms:
+            if not tm.nodes:
+                continue
+            tr = self.p.trains[tm.index]
+            key = (tr.rows, tr.skip, tr.multiplier, tr.runs, tr.end_kinds,
+                   tr.designated_kind, tr.min_stops)
+            classes.setdefault(key, []).append(tm)
+        for group in classes.values():
+            for first, second in zip(group, group[1:]):
+                self.m.add(first.active >= second.active)
+                self.m.add(first.value >= second.value)
+
+
+def build_model(problem: Problem) -> RouteSetModel:
+    """Build the CP-SAT model of ``problem`` (see :mod:`routing.cpsat`)."""
+    b = _Builder(problem)
+    tms = [b.train(t, train) for t, train in enumerate(problem.trains)]
+    objective = b.route_set(tms)
+    b.m.maximize(objective)
+    return RouteSetModel(b.m, tms, objective)

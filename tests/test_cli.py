@@ -1,0 +1,145 @@
+"""The ``eighteen`` command line (synthetic title ``tiny`` from tests/data)."""
+
+import importlib.util
+import json
+import pathlib
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+
+from engine.cli import cli
+
+DATA = pathlib.Path(__file__).parent / "data"
+
+
+def _tiny():
+    if "tiny_title" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("tiny_title", DATA / "tiny_title.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["tiny_title"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["tiny_title"].register()
+
+
+TINY = _tiny()
+
+POS = {
+    "title": "tiny",
+    "phase": "2",
+    "company": "AA",
+    "trains": ["2", "4/6"],
+    "tiles": [
+        {"hex": "B3", "tile": "57", "rotation": 2},
+        {"hex": "C4", "tile": "3", "rotation": 2},
+        {"hex": "B5", "tile": "8", "rotation": 4},
+    ],
+    "tokens": [{"hex": "B3", "company": "AA"}, {"hex": "B7", "company": "BB"}],
+}
+
+
+@pytest.fixture()
+def files(tmp_path):
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(POS))
+    return tmp_path, pos
+
+
+def _run(*args, **kw):
+    result = CliRunner().invoke(cli, [str(a) for a in args], **kw)
+    return result
+
+
+def _assert_user_error(result, fragment):
+    assert result.exit_code != 0
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    assert fragment in lines[0]
+
+
+def test_solve_table(files):
+    _, pos = files
+    result = _run("solve", pos, "--time-limit", 30)
+    assert result.exit_code == 0, result.output
+    assert "total 110" in result.output and "optimal yes" in result.output
+    assert "B3.c0 Home" in result.output
+
+
+@pytest.mark.parametrize("method", ["numba", "cpsat"])
+def test_solve_json(files, method):
+    _, pos = files
+    result = _run("solve", pos, "--json", "--method", method, "--time-limit", 30)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["total"] == 110 and data["optimal"] is True
+    assert {r["train_name"] for r in data["routes"]} == {"2", "4/6"}
+
+
+def test_examples(files, monkeypatch):
+    tmp, pos = files
+    monkeypatch.setenv("EIGHTEEN_EXAMPLES", str(tmp))
+    result = _run("examples")
+    assert result.exit_code == 0 and "pos" in result.output and "tiny" in result.output
+    result = _run("solve", "--example", "pos", "--json")
+    assert result.exit_code == 0 and json.loads(result.output)["total"] == 110
+    _assert_user_error(_run("solve", "--example", "nope"), "unknown example 'nope'")
+
+
+def test_validate(files):
+    tmp, pos = files
+    routes = tmp / "routes.json"
+    routes.write_text(json.dumps([{"train": "4/6", "stops": ["A2", "B3.c0", "C4", "B7"]}]))
+    result = _run("validate", pos, routes)
+    assert result.exit_code == 0, result.output
+    assert "total 90" in result.output
+    routes.write_text(json.dumps([{"train": "2", "stops": ["A2", "B3", "C4", "B7"]}]))
+    result = _run("validate", pos, routes)
+    _assert_user_error(result, "illegal routes")
+    routes.write_text(json.dumps([{"train": "8", "stops": ["A2", "B3"]}]))
+    _assert_user_error(_run("validate", pos, routes), "no (further) train '8'")
+    routes.write_text(json.dumps([{"train": "2", "stops": ["A2", "Q9"]}]))
+    _assert_user_error(_run("validate", pos, routes), "no stop or node called 'Q9'")
+    routes.write_text("[{")
+    _assert_user_error(_run("validate", pos, routes), "invalid JSON")
+
+
+def test_render(files):
+    tmp, pos = files
+    out = tmp / "board.svg"
+    result = _run("render", pos, "--routes", "-o", out)
+    assert result.exit_code == 0, result.output
+    root = ET.parse(out).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    hexes = [e for e in root.iter(f"{ns}polygon") if e.get("class") == "hex"]
+    assert {h.get("data-hex") for h in hexes} >= {"A2", "B3", "B5", "B7", "C4", "C6"}
+    tokens = [e for e in root.iter(f"{ns}circle") if e.get("class") == "token"]
+    assert {t.get("data-company") for t in tokens} == {"AA", "BB"}
+    routes = [e for e in root.iter(f"{ns}polyline") if e.get("class") == "route"]
+    assert len(routes) == 2
+    assert len({r.get("stroke") for r in routes}) == 2
+    assert all(len(r.get("points").split()) >= 2 for r in routes)
+    assert any(e.get("class") == "track" for e in root.iter(f"{ns}path"))
+    # without --routes: no route lines
+    result = _run("render", pos, "-o", out)
+    assert result.exit_code == 0
+    root = ET.parse(out).getroot()
+    assert not [e for e in root.iter(f"{ns}polyline")]
+
+
+def test_user_errors_are_one_line(files):
+    tmp, pos = files
+    _assert_user_error(_run("solve", tmp / "missing.json"), "no such file")
+    bad = tmp / "bad.json"
+    bad.write_text("{not json")
+    _assert_user_error(_run("solve", bad), "invalid JSON")
+    bad.write_text(json.dumps({**POS, "trains": ["9"]}))
+    _assert_user_error(_run("solve", bad), "unknown train '9'")
+    bad.write_text(json.dumps({**POS, "title": "1999"}))
+    _assert_user_error(_run("solve", bad), "unknown title")
+    bad.write_text(json.dumps({**POS, "tiles": [{"hex": "B3", "tile": "57", "rotation": 1}]}))
+    _assert_user_error(_run("solve", bad), "runs off the map")
+    result = _run("solve")
+    assert result.exit_code != 0 and "Traceback" not in result.output
