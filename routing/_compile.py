@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._legs import build_legs, leg_bitsets
 from .network import NodeKind
 from .problem import Problem
 from .rules import GroupScope
@@ -35,6 +36,7 @@ class Legs:
     nodes_ptr: np.ndarray  # int64[L + 1]
     bits: np.ndarray  # uint64[L, W_route]: segments, then junctions (within-route conflicts)
     hex_bits: np.ndarray  # uint64[L, W_hex]: hexes of the leg's segments and both end stops
+    hex_new: np.ndarray  # uint64[L, W_hex]: hex_bits minus the start stop's hex and exempt hexes
 
 
 @dataclass
@@ -76,6 +78,10 @@ class Compiled:
     claim_bit: np.ndarray  # int64[F_lr + F_br]: bit of each route-set bonus
     n_cross_words: int
     has_must: bool
+    token_counted: bool
+    mcw_in: np.ndarray  # bool[B, n]: min_counted_with sets
+    mcw_k: np.ndarray  # int64[B]
+    hex_once: bool
     ep_names: list[str]
     sp_names: list[str]
     et_names: list[str]
@@ -132,92 +138,56 @@ def _active_nodes(problem: Problem) -> np.ndarray:
 
 
 def _build_legs(problem: Problem, active: np.ndarray) -> Legs:
-    """Enumerate every stop-to-stop leg through junctions (simple, side rules obeyed)."""
+    """Every stop-to-stop leg through junctions (see :mod:`routing._legs`)."""
     net = problem.network
     n = net.n_nodes
-    kind = net.node_kind
-    incident: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n)]
-    # (segment, other end, side here, side at other end)
-    for j in range(net.n_segments):
-        u, v = int(net.seg_u[j]), int(net.seg_v[j])
-        if not (active[u] and active[v]):
-            continue
-        su, sv = int(net.seg_side_u[j]), int(net.seg_side_v[j])
-        incident[u].append((j, v, su, sv))
-        incident[v].append((j, u, sv, su))
-
-    junction_ids = [i for i in range(n) if kind[i] == _JUNCTION and active[i]]
-    junction_bit = {node: b for b, node in enumerate(junction_ids)}
-    n_seg = net.n_segments
-    n_seg_words = (n_seg + 63) // 64 or 1
-    # Junction bits start on a fresh word so the first n_seg_words words hold segments only:
-    # those words alone decide conflicts between different routes.
-    w_route = n_seg_words + (len(junction_ids) + 63) // 64
+    keep = active[net.seg_u] & active[net.seg_v]
+    seg_ids = np.nonzero(keep)[0]
+    # incidence lists in CSR form, both directions of every kept segment
+    here = np.concatenate([net.seg_u[seg_ids], net.seg_v[seg_ids]]).astype(np.int64)
+    other = np.concatenate([net.seg_v[seg_ids], net.seg_u[seg_ids]]).astype(np.int64)
+    side_here = np.concatenate([net.seg_side_u[seg_ids], net.seg_side_v[seg_ids]])
+    side_other = np.concatenate([net.seg_side_v[seg_ids], net.seg_side_u[seg_ids]])
+    segs = np.concatenate([seg_ids, seg_ids]).astype(np.int64)
+    order = np.argsort(here, kind="stable")
+    inc_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(here, minlength=n), out=inc_ptr[1:])
+    exempt = np.zeros(max(net.n_hexes, 1), dtype=np.bool_)
+    for h in problem.rules.hex_once_exempt:
+        exempt[h] = True
+    ptr, end, segs_ptr, leg_segs, nodes_ptr, leg_nodes = build_legs(
+        net.node_kind.astype(np.int64), active, net.node_hex.astype(np.int64),
+        net.seg_hex.astype(np.int64), inc_ptr, segs[order], other[order],
+        side_here[order].astype(np.int64), side_other[order].astype(np.int64),
+        problem.rules.hex_once, exempt,
+    )  # fmt: skip
+    if len(end) > MAX_LEGS:
+        raise ValueError(
+            f"network has {len(end)} stop-to-stop track pieces (limit {MAX_LEGS}); "
+            "it is too tangled to solve exactly"
+        )
+    is_junction = (net.node_kind == _JUNCTION) & active
+    junction_bit = np.cumsum(is_junction) - 1
+    n_seg_words = (net.n_segments + 63) // 64 or 1
+    # junction bits start on a fresh word so the first n_seg_words words hold segments only:
+    # those words alone decide conflicts between different routes
+    w_route = n_seg_words + (int(is_junction.sum()) + 63) // 64
     w_hex = (net.n_hexes + 63) // 64 or 1
-
-    legs_by_start: list[list[tuple[int, list[int], list[int]]]] = [[] for _ in range(n)]
-    total = 0
-    for s in range(n):
-        if not active[s] or kind[s] == _JUNCTION:
-            continue
-        # iterative DFS through junctions
-        stack = [(seg, other, side_other, [seg], [], {other}) for seg, other, _, side_other in
-                 incident[s]]
-        while stack:
-            seg, node, side_in, segs, juncs, seen = stack.pop()
-            if kind[node] != _JUNCTION:
-                if node != s:
-                    legs_by_start[s].append((node, segs, juncs))
-                    total += 1
-                    if total > MAX_LEGS:
-                        raise ValueError(
-                            f"network has more than {MAX_LEGS} stop-to-stop track pieces; "
-                            "it is too tangled to solve exactly"
-                        )
-                continue
-            for seg2, other, side_here, side_other in incident[node]:
-                if seg2 == seg or side_here == side_in or other in seen or other == s:
-                    continue
-                stack.append(
-                    (seg2, other, side_other, segs + [seg2], juncs + [node], seen | {other})
-                )
-
-    ptr = np.zeros(n + 1, dtype=np.int64)
-    ends, seg_flat, seg_ptr, node_flat, node_ptr = [], [], [0], [], [0]
-    for s in range(n):
-        for end, segs, juncs in legs_by_start[s]:
-            ends.append(end)
-            seg_flat.extend(segs)
-            seg_ptr.append(len(seg_flat))
-            node_flat.extend(juncs)
-            node_ptr.append(len(node_flat))
-        ptr[s + 1] = len(ends)
-    n_legs = len(ends)
-    bits = np.zeros((n_legs, w_route), dtype=np.uint64)
-    hex_bits = np.zeros((n_legs, w_hex), dtype=np.uint64)
-    seg_hex = net.seg_hex
-    node_hex = net.node_hex
-    starts = np.repeat(np.arange(n), np.diff(ptr))
-    for leg in range(n_legs):
-        for j in seg_flat[seg_ptr[leg] : seg_ptr[leg + 1]]:
-            bits[leg, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
-            h = int(seg_hex[j])
-            hex_bits[leg, h >> 6] |= np.uint64(1) << np.uint64(h & 63)
-        for x in node_flat[node_ptr[leg] : node_ptr[leg + 1]]:
-            b = n_seg_words * 64 + junction_bit[x]
-            bits[leg, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
-        for stop in (starts[leg], ends[leg]):
-            h = int(node_hex[stop])
-            hex_bits[leg, h >> 6] |= np.uint64(1) << np.uint64(h & 63)
+    bits, hex_bits, hex_new = leg_bitsets(
+        len(end), ptr, end, segs_ptr, leg_segs, nodes_ptr, leg_nodes,
+        junction_bit.astype(np.int64), net.node_hex.astype(np.int64),
+        net.seg_hex.astype(np.int64), n_seg_words, w_route, w_hex, exempt,
+    )  # fmt: skip
     return Legs(
         ptr=ptr,
-        end=np.array(ends, dtype=np.int64),
-        segs_ptr=np.array(seg_ptr, dtype=np.int64),
-        segs=np.array(seg_flat, dtype=np.int64),
-        nodes=np.array(node_flat, dtype=np.int64),
-        nodes_ptr=np.array(node_ptr, dtype=np.int64),
+        end=end,
+        segs_ptr=segs_ptr,
+        segs=leg_segs,
+        nodes=leg_nodes,
+        nodes_ptr=nodes_ptr,
         bits=bits,
         hex_bits=hex_bits,
+        hex_new=hex_new,
     )
 
 
@@ -249,10 +219,15 @@ def compile_problem(problem: Problem) -> Compiled:
         desig_kinds |= train.designated_kind
     desig_bit = np.full(n, -1, dtype=np.int64)
     if desig_kinds:
+        key_of = dict(rules.designated_keys)
+        bit_of_key: dict[tuple, int] = {}
         for node in range(n):
             if active[node] and (desig_kinds >> int(net.node_kind[node])) & 1:
-                desig_bit[node] = next_bit
-                next_bit += 1
+                key = ("key", key_of[node]) if node in key_of else ("node", node)
+                if key not in bit_of_key:
+                    bit_of_key[key] = next_bit
+                    next_bit += 1
+                desig_bit[node] = bit_of_key[key]
     n_claims = len(rules.longest_route_bonuses) + len(rules.bonus_routes)
     claim_bit = np.arange(next_bit, next_bit + n_claims, dtype=np.int64)
     next_bit += n_claims
@@ -280,9 +255,7 @@ def compile_problem(problem: Problem) -> Compiled:
         sp_amount=np.array([b.amount for b in rules.set_pair_bonuses], dtype=np.int64),
         sp_counted=np.array([b.counted for b in rules.set_pair_bonuses], dtype=np.bool_),
         et_amt=_stack([_amounts(b.amounts, n) for b in rules.end_token_bonuses], n, np.int64),
-        et_min_other=np.array(
-            [b.min_other_stops for b in rules.end_token_bonuses], dtype=np.int64
-        ),
+        et_min_other=np.array([b.min_other_stops for b in rules.end_token_bonuses], dtype=np.int64),
         lr_per_stop=np.array([b.per_stop for b in rules.longest_route_bonuses], dtype=np.int64),
         lr_kinds=np.array([b.kinds for b in rules.longest_route_bonuses], dtype=np.int64),
         br_a=_stack([_mask_of(b.a, n) for b in rules.bonus_routes], n, np.bool_),
@@ -294,6 +267,10 @@ def compile_problem(problem: Problem) -> Compiled:
         claim_bit=claim_bit,
         n_cross_words=n_cross_words,
         has_must=bool(rules.must_visit),
+        token_counted=bool(rules.token_counted and rules.token_nodes is not None),
+        mcw_in=_stack([_mask_of(a, n) for a, _ in rules.min_counted_with], n, np.bool_),
+        mcw_k=np.array([k for _, k in rules.min_counted_with], dtype=np.int64),
+        hex_once=bool(rules.hex_once),
         ep_names=[b.name for b in rules.end_pair_bonuses],
         sp_names=[b.name for b in rules.set_pair_bonuses],
         et_names=[b.name for b in rules.end_token_bonuses],
@@ -309,8 +286,13 @@ def train_params(train: Train) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     row_pay = np.array([min(r.pay, UNLIMITED) for r in train.rows], dtype=np.int64)
     row_visit = np.array([min(r.visit, UNLIMITED) for r in train.rows], dtype=np.int64)
     flags = np.array(
-        [train.skip, train.multiplier * train.runs, train.end_kinds, train.designated_kind,
-         train.min_stops],
+        [
+            train.skip,
+            train.multiplier * train.runs,
+            train.end_kinds,
+            train.designated_kind,
+            train.min_stops,
+        ],
         dtype=np.int64,
     )
     return row_kinds, row_pay, row_visit, flags

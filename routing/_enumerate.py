@@ -43,9 +43,9 @@ def _popcount(x):
 
 @njit(cache=True)
 def enumerate_routes(
-    node_kind, node_val, node_terminal, node_group, node_token, node_must, node_active,
-    leg_ptr, leg_end, leg_bits, leg_hex_bits, n_seg_words,
-    row_kinds, row_pay, row_visit, flags,
+    node_kind, node_val, node_terminal, node_group, node_token, node_must, node_active, node_hex,
+    leg_ptr, leg_end, leg_bits, leg_hex_bits, leg_hex_new, n_seg_words, hex_once,
+    row_kinds, row_pay, row_visit, flags, token_counted, mcw_in, mcw_k,
     forbid_a, forbid_b,
     ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
     lr_per_stop, lr_kinds, br_a, br_b, br_amount, br_per_hex,
@@ -108,7 +108,7 @@ def enumerate_routes(
     claim_val = np.zeros(max(n_claim, 1), dtype=np.int64)
     claim_idx = np.empty(max(n_claim, 1), dtype=np.int64)
     set_bits = np.zeros(n_cross_words, dtype=np.uint64)
-    scratch = np.empty(4 * (n + 1), dtype=np.int64)
+    scratch = np.empty(5 * (n + 1), dtype=np.int64)
     flags_scratch = np.empty(2 * (n + 1), dtype=np.bool_)
     n_assign = np.empty(n + 1, dtype=np.int64)
 
@@ -138,6 +138,8 @@ def enumerate_routes(
             used[0, w] = 0
         for w in range(w_hex):
             hexes[0, w] = 0
+        hs = node_hex[s]
+        hexes[0, hs >> 6] = np.uint64(1) << np.uint64(hs & 63)
         it[0] = leg_ptr[s]
         while depth >= 0:
             u = path[depth]
@@ -165,6 +167,13 @@ def enumerate_routes(
                         break
                 if clash:
                     continue
+                if hex_once:
+                    for w in range(w_hex):
+                        if hexes[depth, w] & leg_hex_new[leg, w]:
+                            clash = True
+                            break
+                    if clash:
+                        continue
                 expanded += 1
                 if (expanded & _CHECK_EVERY) == 0:
                     with objmode(now="float64"):
@@ -257,10 +266,11 @@ def enumerate_routes(
                 for di in range(n_desig):
                     dnode = desig_list[di]
                     val = evaluate(
-                        path, plen, dnode, node_kind, node_val,
-                        row_kinds, row_pay, row_visit, skip, mult, desig_kind,
+                        path, plen, dnode, node_kind, node_val, node_token,
+                        row_kinds, row_pay, row_visit, skip, mult, desig_kind, token_counted,
                         ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted,
-                        et_amt, et_min_other, counted_buf, bonus_buf, scratch, flags_scratch,
+                        et_amt, et_min_other, mcw_in, mcw_k,
+                        counted_buf, bonus_buf, scratch, flags_scratch,
                     )  # fmt: skip
                     if val < 0:
                         continue

@@ -24,7 +24,10 @@ DEFAULT_MAX_VARIANTS = 20_000_000
 class _Routes:
     """Enumerated variants of one train type, sorted by value (descending)."""
 
-    def __init__(self, raw: tuple, ):
+    def __init__(
+        self,
+        raw: tuple,
+    ):
         (val, cross, start, lptr, legs, desig, claims, must, nv, expanded, done) = raw
         order = np.argsort(-val, kind="stable")
         self.value = val[order]
@@ -50,8 +53,9 @@ def _enumerate(c: Compiled, train, deadline: float, max_variants: int) -> _Route
     legs = c.legs
     raw = enumerate_routes(
         c.node_kind, c.node_val, c.node_terminal, c.node_group, c.node_token, c.node_must,
-        c.active, legs.ptr, legs.end, legs.bits, legs.hex_bits, c.n_seg_words,
-        row_kinds, row_pay, row_visit, flags,
+        c.active, c.node_hex, legs.ptr, legs.end, legs.bits, legs.hex_bits, legs.hex_new,
+        c.n_seg_words, c.hex_once,
+        row_kinds, row_pay, row_visit, flags, c.token_counted, c.mcw_in, c.mcw_k,
         c.forbid_a, c.forbid_b,
         c.ep_a, c.ep_b, c.ep_counted, c.sp_a, c.sp_b, c.sp_amount, c.sp_counted,
         c.et_amt, c.et_min_other,
@@ -90,16 +94,27 @@ def solve_numba(
     """Exact search; see :func:`routing.solve`."""
     if not isinstance(problem, Problem):
         raise ValueError(f"solve expects a routing.Problem, got {type(problem).__name__}")
-    if time_limit is not None and (not isinstance(time_limit, (int, float)) or time_limit <= 0
-                                   or math.isnan(time_limit)):
+    if time_limit is not None and (
+        not isinstance(time_limit, (int, float)) or time_limit <= 0 or math.isnan(time_limit)
+    ):
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     t0 = time.perf_counter()
     deadline = t0 + time_limit if time_limit is not None else math.inf
     c = compile_problem(problem)
     trains = problem.trains
     if not trains:
-        return Solution([], 0, True, 0, {"seconds": time.perf_counter() - t0, "method": "numba",
-                                          "routes_considered": 0, "nodes_expanded": 0})
+        return Solution(
+            [],
+            0,
+            True,
+            0,
+            {
+                "seconds": time.perf_counter() - t0,
+                "method": "numba",
+                "routes_considered": 0,
+                "nodes_expanded": 0,
+            },
+        )
 
     # one enumeration per distinct train type
     types: list = []
@@ -125,8 +140,10 @@ def solve_numba(
     lo = np.array([offsets[type_of[s]] for s in slot_order], dtype=np.int64)
     hi = np.array([offsets[type_of[s] + 1] for s in slot_order], dtype=np.int64)
     same_prev = np.array(
-        [k > 0 and type_of[slot_order[k]] == type_of[slot_order[k - 1]]
-         for k in range(len(slot_order))],
+        [
+            k > 0 and type_of[slot_order[k]] == type_of[slot_order[k - 1]]
+            for k in range(len(slot_order))
+        ],
         dtype=np.bool_,
     )
     best, choice, bound, optimal, expanded = pack(
@@ -181,11 +198,11 @@ def _route_result(c: Compiled, problem: Problem, slot: int, routes: _Routes, i: 
     bonus = np.zeros(max(n_bonus, 1), dtype=np.int64)
     desig = int(routes.desig[i])
     value = evaluate(
-        path, len(stops), desig, c.node_kind, c.node_val,
-        row_kinds, row_pay, row_visit, flags[0], flags[1], flags[3],
+        path, len(stops), desig, c.node_kind, c.node_val, c.node_token,
+        row_kinds, row_pay, row_visit, flags[0], flags[1], flags[3], c.token_counted,
         c.ep_a, c.ep_b, c.ep_counted, c.sp_a, c.sp_b, c.sp_amount, c.sp_counted,
-        c.et_amt, c.et_min_other, counted, bonus,
-        np.empty(4 * len(stops) + 4, dtype=np.int64), np.empty(2 * len(stops) + 2, dtype=np.bool_),
+        c.et_amt, c.et_min_other, c.mcw_in, c.mcw_k, counted, bonus,
+        np.empty(5 * len(stops) + 5, dtype=np.int64), np.empty(2 * len(stops) + 2, dtype=np.bool_),
     )  # fmt: skip
     names = c.ep_names + c.sp_names + c.et_names
     bonuses: dict[str, int] = {}
@@ -203,8 +220,10 @@ def _route_result(c: Compiled, problem: Problem, slot: int, routes: _Routes, i: 
         for f, name in enumerate(c.claim_names):
             if (claims >> f) & 1:
                 bonuses[name] += _claim_value(c, f, stops, segments)
-        if sum(bonuses[n] for n in c.claim_names if (claims >> c.claim_names.index(n)) & 1) \
-                != claim_total:  # pragma: no cover
+        if (
+            sum(bonuses[n] for n in c.claim_names if (claims >> c.claim_names.index(n)) & 1)
+            != claim_total
+        ):  # pragma: no cover
             raise AssertionError("claimed route-set bonuses do not add up")
     return RouteResult(
         train=slot,

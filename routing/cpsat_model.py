@@ -8,6 +8,7 @@ breadth-first search and the bounds come from CP-SAT alone.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -16,7 +17,7 @@ from ortools.sat.python import cp_model
 from .network import NodeKind
 from .problem import Problem
 from .rules import GroupScope
-from .trains import Train
+from .trains import UNLIMITED, Train
 
 __all__ = ["Link", "TrainModel", "RouteSetModel", "live_graph", "build_model"]
 
@@ -49,10 +50,31 @@ def _admissible(problem: Problem, train: Train) -> list[bool]:
     return out
 
 
-def _prune(problem: Problem, alive_node: list[bool], segs: list[int]) -> list[int]:
+def _stop_costs(problem: Problem, train: Train) -> tuple[list[int], float]:
+    """Per node, 1 if a visit uses up room in a row with a finite visit cap, else 0; and the
+    total room ``K`` (``inf`` if no such row).  A route visits at most ``K`` costly stops."""
+    net = problem.network
+    free = train.skip | train.designated_kind
+    room = 0
+    for row in train.rows:
+        if row.visit >= UNLIMITED:
+            free |= row.kinds
+        else:
+            room += row.visit
+    costs = [
+        0 if int(k) == _JUNCTION or free & _bit(int(k)) else 1 for k in net.node_kind
+    ]
+    return costs, (room if any(costs) else math.inf)
+
+
+def _prune(
+    problem: Problem, alive_node: list[bool], segs: list[int], costs: list[int], room: float
+) -> list[int]:
     """Drop unreachable nodes and impassable junctions (to a fixpoint); return live segments.
 
-    ``alive_node`` is updated in place.
+    A node survives if some token node reaches it along a path whose interior avoids terminal
+    nodes and which visits at most ``room`` costly stops (0-1 breadth-first search): that path
+    is part of any route through the node.  ``alive_node`` is updated in place.
     """
     net = problem.network
     tokens = problem.rules.token_nodes
@@ -66,9 +88,8 @@ def _prune(problem: Problem, alive_node: list[bool], segs: list[int]) -> list[in
                 u, v = int(net.seg_u[j]), int(net.seg_v[j])
                 adj.setdefault(u, []).append(v)
                 adj.setdefault(v, []).append(u)
-            seeds = [t for t in tokens if alive_node[t]]
-            seen = set(seeds)
-            queue = deque(seeds)
+            dist = {t: costs[t] for t in tokens if alive_node[t] and costs[t] <= room}
+            queue = deque(dist)
             while queue:
                 v = queue.popleft()
                 # A terminal node is only an end: a route may leave a terminal *token* node
@@ -76,11 +97,15 @@ def _prune(problem: Problem, alive_node: list[bool], segs: list[int]) -> list[in
                 if terminal[v] and v not in tokens:
                     continue
                 for w in adj.get(v, ()):
-                    if w not in seen:
-                        seen.add(w)
-                        queue.append(w)
+                    d = dist[v] + costs[w]
+                    if d <= room and d < dist.get(w, math.inf):
+                        dist[w] = d
+                        if costs[w]:
+                            queue.append(w)
+                        else:
+                            queue.appendleft(w)
             for v in range(net.n_nodes):
-                if alive_node[v] and v not in seen:
+                if alive_node[v] and v not in dist:
                     alive_node[v] = False
                     changed = True
         incident: dict[int, list[tuple[int, int]]] = {}
@@ -223,9 +248,10 @@ def live_graph(problem: Problem, train: Train) -> tuple[list[int], list[Link]]:
     """
     net = problem.network
     alive_node = _admissible(problem, train)
+    costs, room = _stop_costs(problem, train)
     segs = list(range(net.n_segments))
     while True:
-        segs = _prune(problem, alive_node, segs)
+        segs = _prune(problem, alive_node, segs, costs, room)
         links, dropped = _links(problem, alive_node, segs)
         if not dropped:
             break
@@ -286,7 +312,7 @@ class _Builder:
     def train(self, t: int, train: Train) -> TrainModel:
         m, net = self.m, self.net
         tm = TrainModel(index=t, factor=train.multiplier * train.runs)
-        key = (train.designated_kind, train.skip, tuple(r.kinds for r in train.rows))
+        key = (train.designated_kind, train.skip, train.rows)
         if key not in self.live_cache:
             self.live_cache[key] = live_graph(self.p, train)
         nodes, links = self.live_cache[key]

@@ -95,9 +95,11 @@ class Network:
         for name, dtype in conv.items():
             raw = getattr(self, name)
             try:
-                arr = np.ascontiguousarray(np.asarray(raw), dtype=dtype)
+                arr = np.array(raw, dtype=dtype, order="C", copy=True)
             except (TypeError, ValueError, OverflowError) as exc:
-                raise ValueError(f"network field {name!r}: cannot convert to {dtype}: {exc}") from None
+                raise ValueError(
+                    f"network field {name!r}: cannot convert to {dtype}: {exc}"
+                ) from None
             if arr.ndim != 1:
                 raise ValueError(f"network field {name!r} must be one-dimensional, got {arr.shape}")
             arr.setflags(write=False)
@@ -143,7 +145,9 @@ class Network:
                 raise ValueError(f"node {self.node_names[i]!r} has negative value {int(v)}")
         for i, h in enumerate(self.node_hex):
             if not 0 <= h < len(self.hex_names):
-                raise ValueError(f"node {self.node_names[i]!r} refers to unknown hex index {int(h)}")
+                raise ValueError(
+                    f"node {self.node_names[i]!r} refers to unknown hex index {int(h)}"
+                )
         for i, g in enumerate(self.node_group):
             if g < -1:
                 raise ValueError(f"node {self.node_names[i]!r} has invalid group id {int(g)}")
@@ -316,4 +320,3 @@ class NetworkBuilder:
             node_names=tuple(self._names),
             hex_names=tuple(names_by_id),
         )
-

@@ -42,7 +42,9 @@ class Problem:
         if not isinstance(net, Network):
             raise ValueError(f"problem network must be a routing.Network, got {type(net).__name__}")
         if not isinstance(self.rules, Rules):
-            raise ValueError(f"problem rules must be routing.Rules, got {type(self.rules).__name__}")
+            raise ValueError(
+                f"problem rules must be routing.Rules, got {type(self.rules).__name__}"
+            )
         for i, train in enumerate(self.trains):
             if not isinstance(train, Train):
                 raise ValueError(f"train {i} is not a routing.Train: {train!r}")
@@ -75,6 +77,12 @@ class Problem:
         for bonus in self.rules.bonus_routes:
             if bonus.per_hex < 0:
                 raise ValueError(f"bonus route {bonus.name!r} has a negative per-hex amount")
+        for hex_id in self.rules.hex_once_exempt:
+            if not 0 <= hex_id < net.n_hexes:
+                raise ValueError(f"hex_once_exempt names hex index {hex_id}, which does not exist")
+        for i, (_, k) in enumerate(self.rules.min_counted_with):
+            if k < 0:
+                raise ValueError(f"min_counted_with[{i}] needs a non-negative count, got {k}")
         for node in self.rules.must_visit:
             if net.node_kind[node] == NodeKind.JUNCTION:
                 raise ValueError(f"must_visit names junction {net.node_names[node]!r}")

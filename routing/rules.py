@@ -145,6 +145,18 @@ class Rules:
         Route-set bonuses, claimed by one route each.
     must_visit : frozenset of int
         If non-empty and the company runs any route, some route visits one of these nodes.
+    token_counted : bool
+        A stop holding a company token must be among each route's counted stops (not just
+        visited), as for 1846's N/M trains and 1812's 3D.
+    designated_keys : mapping node -> key
+        Designated nodes (goods-train mines) with the same key are one and the same for the
+        "distinct designated nodes" rule (a mine drawn as several nodes in its hex).
+    hex_once : bool
+        A route may not re-enter a hex it has left (1862: "may not include the same tile
+        twice"), except the hexes in ``hex_once_exempt`` (hex indices).
+    min_counted_with : tuple of (frozenset, int)
+        A route visiting a node of the set must count at least ``k`` stops outside the set
+        (1836Jr: a port needs two other stops).
     """
 
     token_nodes: frozenset[int] | None = None
@@ -157,6 +169,11 @@ class Rules:
     longest_route_bonuses: tuple[LongestRouteBonus, ...] = ()
     bonus_routes: tuple[BonusRoute, ...] = ()
     must_visit: frozenset[int] = field(default_factory=frozenset)
+    token_counted: bool = False
+    designated_keys: tuple[tuple[int, int], ...] = ()
+    hex_once: bool = False
+    hex_once_exempt: frozenset[int] = field(default_factory=frozenset)
+    min_counted_with: tuple[tuple[frozenset[int], int], ...] = ()
 
     @classmethod
     def make(
@@ -171,6 +188,11 @@ class Rules:
         longest_route_bonuses: Iterable[LongestRouteBonus] = (),
         bonus_routes: Iterable[BonusRoute] = (),
         must_visit: Iterable[int] = (),
+        token_counted: bool = False,
+        designated_keys: Mapping[int, int] | None = None,
+        hex_once: bool = False,
+        hex_once_exempt: Iterable[int] = (),
+        min_counted_with: Iterable[tuple[Iterable[int], int]] = (),
     ) -> Rules:
         """Build rules from plain Python containers."""
         return cls(
@@ -186,6 +208,11 @@ class Rules:
             longest_route_bonuses=tuple(longest_route_bonuses),
             bonus_routes=tuple(bonus_routes),
             must_visit=_frozen_nodes(must_visit),
+            token_counted=bool(token_counted),
+            designated_keys=_frozen_amounts(designated_keys or {}),
+            hex_once=bool(hex_once),
+            hex_once_exempt=_frozen_nodes(hex_once_exempt),
+            min_counted_with=tuple((_frozen_nodes(a), int(k)) for a, k in min_counted_with),
         )
 
     def node_bonus_map(self) -> dict[int, int]:
@@ -218,3 +245,8 @@ class Rules:
                 yield f"bonus_route {bonus.name!r}", n
         for n in self.must_visit:
             yield "must_visit", n
+        for n, _ in self.designated_keys:
+            yield "designated_keys", n
+        for i, (nodes, _) in enumerate(self.min_counted_with):
+            for n in nodes:
+                yield f"min_counted_with[{i}]", n

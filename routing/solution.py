@@ -77,4 +77,6 @@ class Solution:
             )
             for r in data["routes"]
         ]
-        return cls(routes, data["total"], data["optimal"], data["bound"], dict(data.get("stats", {})))
+        return cls(
+            routes, data["total"], data["optimal"], data["bound"], dict(data.get("stats", {}))
+        )

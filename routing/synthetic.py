@@ -84,15 +84,16 @@ def synthetic_board(
         border = (q + r // 2) in (0, cols - 1)
         roll = rng.random()
         if border and roll < 0.4:
-            node = b.add_stop(NodeKind.OFFBOARD, int(rng.choice([30, 40, 50, 60])), hex=name,
-                              name=f"{name}.o")
+            node = b.add_stop(
+                NodeKind.OFFBOARD, int(rng.choice([30, 40, 50, 60])), hex=name, name=f"{name}.o"
+            )
         elif roll < city_share:
-            node = b.add_stop(NodeKind.CITY, int(rng.choice([20, 30, 40, 50])), hex=name,
-                              name=f"{name}.c0")
+            node = b.add_stop(
+                NodeKind.CITY, int(rng.choice([20, 30, 40, 50])), hex=name, name=f"{name}.c0"
+            )
             cities.append(node)
         elif roll < city_share + town_share:
-            node = b.add_stop(NodeKind.TOWN, int(rng.choice([10, 20])), hex=name,
-                              name=f"{name}.t0")
+            node = b.add_stop(NodeKind.TOWN, int(rng.choice([10, 20])), hex=name, name=f"{name}.t0")
         else:
             node = -1
         if node >= 0:
@@ -104,8 +105,9 @@ def synthetic_board(
         if len(order) % 2:
             order.append(int(rng.choice([e for e in range(6) if e not in order])))
         for a, c in zip(order[::2], order[1::2], strict=True):
-            b.add_segment(edge_junction(h, int(a)), edge_junction(h, int(c)), hex=name,
-                          side_u=h, side_v=h)
+            b.add_segment(
+                edge_junction(h, int(a)), edge_junction(h, int(c)), hex=name, side_u=h, side_v=h
+            )
     return b.build(), cities
 
 

@@ -160,7 +160,9 @@ class Train:
             raise ValueError(f"{where} has no counting rows")
         for i, row in enumerate(self.rows):
             if row.pay <= 0 or row.visit <= 0:
-                raise ValueError(f"{where} row {i} has zero stops (pay={row.pay}, visit={row.visit})")
+                raise ValueError(
+                    f"{where} row {i} has zero stops (pay={row.pay}, visit={row.visit})"
+                )
             if row.pay > row.visit:
                 raise ValueError(
                     f"{where} row {i} pays {row.pay} stops but visits only {row.visit}"

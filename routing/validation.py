@@ -54,20 +54,17 @@ def _pieces(c: Compiled, problem: Problem, a: int, b: int, where: str) -> list[t
             if int(legs.end[leg]) != b:
                 continue
             segs = tuple(int(x) for x in legs.segs[legs.segs_ptr[leg] : legs.segs_ptr[leg + 1]])
-            juncs = tuple(
-                int(x) for x in legs.nodes[legs.nodes_ptr[leg] : legs.nodes_ptr[leg + 1]]
-            )
+            juncs = tuple(int(x) for x in legs.nodes[legs.nodes_ptr[leg] : legs.nodes_ptr[leg + 1]])
             if juncs:
                 out.append((segs, juncs))
     if not out:
-        raise RouteError(
-            f"{where}: no track joins {_name(problem, a)!r} and {_name(problem, b)!r}"
-        )
+        raise RouteError(f"{where}: no track joins {_name(problem, a)!r} and {_name(problem, b)!r}")
     return out
 
 
-def _check_route(c: Compiled, problem: Problem, t: int, nodes: list[int], segs: list[int],
-                 where: str) -> None:
+def _check_route(
+    c: Compiled, problem: Problem, t: int, nodes: list[int], segs: list[int], where: str
+) -> None:
     net = problem.network
     train = problem.trains[t]
     kind = net.node_kind
@@ -94,6 +91,18 @@ def _check_route(c: Compiled, problem: Problem, t: int, nodes: list[int], segs: 
                     f"{where}: reverses at junction {_name(problem, node)!r} (no back-tracking)"
                 )
     stops = [n for n in nodes if kind[n] != NodeKind.JUNCTION]
+    if problem.rules.hex_once:
+        seq = [int(net.node_hex[nodes[0]])] + [int(net.seg_hex[j]) for j in segs]
+        seq.append(int(net.node_hex[nodes[-1]]))
+        left: set[int] = set()
+        prev = None
+        for h in seq:
+            if h != prev:
+                if h in left and h not in problem.rules.hex_once_exempt:
+                    raise RouteError(f"{where}: enters hex {net.hex_names[h]!r} a second time")
+                if prev is not None:
+                    left.add(prev)
+                prev = h
     if len(stops) < train.min_stops:
         raise RouteError(f"{where}: visits {len(stops)} stops, needs at least {train.min_stops}")
     tokens = problem.rules.token_nodes
@@ -149,11 +158,11 @@ def _score(c: Compiled, problem: Problem, t: int, stops: list[int], desig: int):
     n_bonus = c.ep_a.shape[0] + c.sp_a.shape[0] + c.et_amt.shape[0]
     bonus = np.zeros(max(n_bonus, 1), dtype=np.int64)
     value = evaluate(
-        np.array(stops, dtype=np.int64), len(stops), desig, c.node_kind, c.node_val,
-        row_kinds, row_pay, row_visit, flags[0], flags[1], flags[3],
+        np.array(stops, dtype=np.int64), len(stops), desig, c.node_kind, c.node_val, c.node_token,
+        row_kinds, row_pay, row_visit, flags[0], flags[1], flags[3], c.token_counted,
         c.ep_a, c.ep_b, c.ep_counted, c.sp_a, c.sp_b, c.sp_amount, c.sp_counted,
-        c.et_amt, c.et_min_other, counted, bonus,
-        np.empty(4 * len(stops) + 4, dtype=np.int64), np.empty(2 * len(stops) + 2, dtype=np.bool_),
+        c.et_amt, c.et_min_other, c.mcw_in, c.mcw_k, counted, bonus,
+        np.empty(5 * len(stops) + 5, dtype=np.int64), np.empty(2 * len(stops) + 2, dtype=np.bool_),
     )  # fmt: skip
     return int(value), counted, bonus[:n_bonus].copy()
 
@@ -187,7 +196,9 @@ def validate_routes(problem: Problem, routes: Sequence) -> ScoredRoutes:
         try:
             t, nodes, *rest = item
         except (TypeError, ValueError):
-            raise RouteError(f"route {r_i + 1}: expected (train_index, nodes[, segments])") from None
+            raise RouteError(
+                f"route {r_i + 1}: expected (train_index, nodes[, segments])"
+            ) from None
         if not isinstance(t, (int, np.integer)) or not 0 <= t < len(problem.trains):
             raise RouteError(f"route {r_i + 1}: unknown train index {t!r}")
         t = int(t)
@@ -214,18 +225,23 @@ def validate_routes(problem: Problem, routes: Sequence) -> ScoredRoutes:
                         f"{where}: segment {j} does not join {_name(problem, nodes[p])!r} and "
                         f"{_name(problem, nodes[p + 1])!r}"
                     )
-            options = [[(tuple(segs), ())]]
-            hops = None
+            options = None
+            explicit = segs
         else:
-            hops = [_pieces(c, problem, nodes[p], nodes[p + 1], where)
-                    for p in range(len(nodes) - 1)]
-            options = hops
-        parsed.append((t, nodes, options, hops is not None, where))
+            options = [
+                _pieces(c, problem, nodes[p], nodes[p + 1], where) for p in range(len(nodes) - 1)
+            ]
+            explicit = None
+        parsed.append((t, nodes, options, explicit, where))
 
     # choose track pieces for every hop of every route so the whole set is legal
     first_error: RouteError | None = None
     per_route: list[list[tuple[list[int], list[int]]]] = []
-    for t, nodes, options, inferred, where in parsed:
+    for t, nodes, options, explicit, where in parsed:
+        if explicit is not None:
+            _check_route(c, problem, t, nodes, explicit, where)
+            per_route.append([(nodes, explicit)])
+            continue
         legal = []
         count = 0
         for combo in product(*options):
@@ -239,8 +255,11 @@ def validate_routes(problem: Problem, routes: Sequence) -> ScoredRoutes:
                 path_nodes = list(juncs)
                 if juncs and len(seg) > 1:
                     # orient junctions from a to b
-                    first = int(net.seg_u[seg[0]]) if int(net.seg_v[seg[0]]) == a else int(
-                        net.seg_v[seg[0]])
+                    first = (
+                        int(net.seg_u[seg[0]])
+                        if int(net.seg_v[seg[0]]) == a
+                        else int(net.seg_v[seg[0]])
+                    )
                     if path_nodes and path_nodes[0] != first:
                         path_nodes.reverse()
                 full_nodes.extend(path_nodes)
@@ -279,7 +298,7 @@ def _score_set(c: Compiled, problem: Problem, parsed, choice) -> ScoredRoutes:
     net = problem.network
     rules = problem.rules
     owner: dict[int, int] = {}
-    for r_i, (nodes, segs) in enumerate(choice):
+    for r_i, (_, segs) in enumerate(choice):
         for j in segs:
             if j in owner:
                 raise RouteError(
@@ -299,8 +318,10 @@ def _score_set(c: Compiled, problem: Problem, parsed, choice) -> ScoredRoutes:
                         f"({_name(problem, x)!r}); only one route may"
                     )
                 group_owner[g] = r_i
-    if rules.must_visit and choice and not any(
-        x in rules.must_visit for nodes, _ in choice for x in nodes
+    if (
+        rules.must_visit
+        and choice
+        and not any(x in rules.must_visit for nodes, _ in choice for x in nodes)
     ):
         names = ", ".join(sorted(_name(problem, x) for x in rules.must_visit))
         raise RouteError(f"no route visits the required station ({names})")
@@ -314,8 +335,9 @@ def _score_set(c: Compiled, problem: Problem, parsed, choice) -> ScoredRoutes:
     best_total = None
     best_parts = None
     first_problem: RouteError | None = None
+    key_of = dict(rules.designated_keys)
     for desigs in product(*desig_opts):
-        real = [d for d in desigs if d >= 0]
+        real = [key_of.get(d, ("node", d)) for d in desigs if d >= 0]
         if len(set(real)) != len(real):
             continue
         parts = []
@@ -324,9 +346,12 @@ def _score_set(c: Compiled, problem: Problem, parsed, choice) -> ScoredRoutes:
         bad = [i for i, p in enumerate(parts) if p[0] < 0]
         if bad:
             where = parsed[bad[0]][4]
-            first_problem = first_problem or RouteError(
-                f"{where}: the train cannot count this combination of stops"
-            )
+            why = "the train cannot count this combination of stops"
+            if rules.token_counted:
+                why += " with a company station among the counted stops"
+            if rules.min_counted_with:
+                why += " (mind the minimum number of other stops some stops require)"
+            first_problem = first_problem or RouteError(f"{where}: {why}")
             continue
         total = sum(p[0] for p in parts)
         if best_total is None or total > best_total:

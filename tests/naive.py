@@ -5,10 +5,11 @@ only the public data classes (never ``routing._*`` or ``routing.cpsat``) and fol
 contract literally:
 
 * every simple path is enumerated, parallel segments included, honouring junction side
-  labels and terminal nodes;
+  labels, terminal nodes and the hex-once rule;
 * each path is scored for each train by brute force over the counting choices (which stops
   are skipped, which row takes each stop, which stops a row counts, which node is
-  designated);
+  designated), then the counted-set rules (token counted, counts with a set) are applied to
+  each choice;
 * every route set (each train: no route or one route) is tried, with the set rules and the
   route-set bonuses applied to the whole set.
 
@@ -56,12 +57,19 @@ class _Context:
         self.seg_side_v = [int(x) for x in net.seg_side_v]
         self.seg_hex = [int(x) for x in net.seg_hex]
         bonus = rules.node_bonus_map()
-        # Contract item 11: the stop value includes the company's node bonus.
+        # Contract item 12: the stop value includes the company's node bonus.
         self.stop_value = [self.value[n] + bonus.get(n, 0) for n in range(net.n_nodes)]
         self.rules = rules
         self.set_groups = {g for g, scope in rules.group_scope if scope == GroupScope.SET}
         self.end_pairs = [(dict(b.a), dict(b.b), b) for b in rules.end_pair_bonuses]
         self.end_tokens = [(dict(b.amounts), b) for b in rules.end_token_bonuses]
+        self.hex_names = net.hex_names
+        # Route-set rule "distinct designated nodes": nodes sharing a key in designated_keys
+        # are one; a node without a key is its own (in a namespace apart from the keys).
+        keys = dict(rules.designated_keys)
+        self.des_key = [("key", keys[n]) if n in keys else ("node", n) for n in range(net.n_nodes)]
+        bits = {key: i for i, key in enumerate(dict.fromkeys(self.des_key))}
+        self.des_bit = [bits[key] for key in self.des_key]
 
     def is_stop(self, n: int) -> bool:
         return self.kind[n] != NodeKind.JUNCTION
@@ -86,8 +94,33 @@ class _Eval:
 
 
 # --------------------------------------------------------------------------------- routes
+def _reentered_hex(hexes, exempt: frozenset[int]) -> int | None:
+    """The first hex of the sequence ``hexes`` outside ``exempt`` that appears in two separate
+    runs (contract item 11), or ``None``.
+
+    Exempt hexes are only exempt from the rule: they still separate runs, so ``a e a`` with
+    ``e`` exempt re-enters ``a`` (the route left ``a`` and came back).
+    """
+    left: set[int] = set()  # hexes the route has left
+    current = None
+    for h in hexes:
+        if h == current:
+            continue
+        if h in left and h not in exempt:
+            return h
+        if current is not None:
+            left.add(current)
+        current = h
+    return None
+
+
+def _hex_sequence(ctx: _Context, nodes, segments) -> list[int]:
+    """Contract item 11: hex of ``v0``, each segment's hex in order, hex of ``vk``."""
+    return [ctx.node_hex[nodes[0]], *(ctx.seg_hex[s] for s in segments), ctx.node_hex[nodes[-1]]]
+
+
 def _structure_error(ctx: _Context, nodes, segments) -> str | None:
-    """Contract items 1-4 (they do not depend on the train); ``None`` when satisfied."""
+    """Contract items 1-4 and 11 (they do not depend on the train); ``None`` when satisfied."""
     n_nodes, n_segs = len(ctx.kind), len(ctx.seg_u)
     if len(nodes) < 2:
         return "length: a route needs at least two nodes"
@@ -112,6 +145,10 @@ def _structure_error(ctx: _Context, nodes, segments) -> str | None:
             return f"junction: back-tracking through {ctx.label(n)} (same side label)"
         if ctx.terminal[n]:
             return f"terminal: {ctx.label(n)} may only be an end of the route"
+    if ctx.rules.hex_once:
+        h = _reentered_hex(_hex_sequence(ctx, nodes, segments), ctx.rules.hex_once_exempt)
+        if h is not None:
+            return f"hex once: the route re-enters hex {ctx.hex_names[h]!r} after leaving it"
     return None
 
 
@@ -158,10 +195,11 @@ def _counted_sets(ctx: _Context, train, others) -> frozenset[frozenset[int]] | s
     its kind (at most ``visit`` per row) and either count it (at most ``pay`` per row) or not.
 
     Only maximal sets are kept: every value and bonus amount is >= 0 (enforced by ``Network``
-    and ``Problem.check``) and every bonus condition only gets easier as ``C`` grows, so a
-    subset of a feasible ``C`` never scores more.  The same holds for the sets reachable
-    from one intermediate state (same prefix), which is why each state keeps only its maximal
-    sets and results are memoised per state.
+    and ``Problem.check``), and every bonus condition as well as the counted-set rules of
+    item 10 (``C`` holds a token node; ``|C \\ S| >= k``) only get easier as ``C`` grows.  So a
+    feasible ``C`` is valid whenever a subset of it is, and never scores less.  The same holds
+    for the sets reachable from one intermediate state (same prefix), which is why each state
+    keeps only its maximal sets and results are memoised per state.
     """
     rows = train.rows
     options = []
@@ -210,8 +248,32 @@ def _counted_sets(ctx: _Context, train, others) -> frozenset[frozenset[int]] | s
     return found
 
 
+def _counted_rules(ctx: _Context, nodes, fulls: list) -> list | str:
+    """Contract item 10's rules on ``C``: keep the ``(d, C)`` choices in ``fulls`` that satisfy
+    them all, or name the first rule (in contract order) that no choice satisfies."""
+    rules = ctx.rules
+    if not fulls:
+        return "counting: the route counts no stop"
+    if rules.token_counted and rules.token_nodes is not None:
+        fulls = [(d, c) for d, c in fulls if c & rules.token_nodes]
+        if not fulls:
+            return "token counted: no choice of counted stops includes a token node"
+    visited = set(nodes)
+    for i, (group, k) in enumerate(rules.min_counted_with):
+        if visited & group:
+            most = max(len(c - group) for _, c in fulls)
+            fulls = [(d, c) for d, c in fulls if len(c - group) >= k]
+            if not fulls:
+                return (
+                    f"min counted with[{i}]: the route visits "
+                    f"{', '.join(ctx.label(n) for n in sorted(visited & group))} and counts at "
+                    f"most {most} stop(s) outside that set; {k} are needed"
+                )
+    return fulls
+
+
 def _score(ctx: _Context, train, nodes, counted: frozenset[int], designated) -> _Eval:
-    """Contract items 11-12 for one choice of ``C`` (``counted``, ``designated`` included)."""
+    """Contract items 12-13 for one choice of ``C`` (``counted``, ``designated`` included)."""
     rules = ctx.rules
     v0, vk = nodes[0], nodes[-1]
     visited = set(nodes)
@@ -263,17 +325,15 @@ def _evaluate(ctx: _Context, train, nodes) -> dict | str:
     counted_sets = _counted_sets(ctx, train, others)
     if isinstance(counted_sets, str):
         return counted_sets
+    fulls = [(d, c | {d} if d is not None else c) for d in choices for c in counted_sets]
+    fulls = _counted_rules(ctx, nodes, [(d, c) for d, c in fulls if c])
+    if isinstance(fulls, str):
+        return fulls
     best: dict[int | None, _Eval] = {}
-    for d in choices:
-        for c in counted_sets:
-            full = c | {d} if d is not None else c
-            if not full:
-                continue
-            ev = _score(ctx, train, nodes, full, d)
-            if d not in best or ev.value > best[d].value:
-                best[d] = ev
-    if not best:
-        return "counting: the route counts no stop"
+    for d, full in fulls:
+        ev = _score(ctx, train, nodes, full, d)
+        if d not in best or ev.value > best[d].value:
+            best[d] = ev
     return best
 
 
@@ -284,12 +344,15 @@ def _route_options(ctx: _Context, train, nodes, segments) -> dict | str:
 
 
 def _enumerate_paths(ctx: _Context) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Every structurally valid route (items 1-4 and 7), once per direction pair.
+    """Every structurally valid route (items 1-4, 7 and 11), once per direction pair.
 
     A path and its reverse score the same (every rule is symmetric in the two ends), so only
     the orientation with ``v0 < vk`` is kept.  Paths visiting two nodes of a group are not
-    extended: no extension can make such a path valid again.
+    extended: no extension can make such a path valid again.  Nor are paths whose hex
+    sequence without its last element (hex of ``v0``, then the segments' hexes) re-enters a
+    hex under ``hex_once``: that is a prefix of the hex sequence of every extension.
     """
+    hex_once, exempt = ctx.rules.hex_once, ctx.rules.hex_once_exempt
     g = ctx.problem.network.to_networkx()
     adj: dict[int, list[tuple[int, int, int, int]]] = {n: [] for n in g.nodes}
     for u, v, key, data in g.edges(keys=True, data=True):
@@ -301,6 +364,7 @@ def _enumerate_paths(ctx: _Context) -> list[tuple[tuple[int, ...], tuple[int, ..
 
     def extend(nodes: list[int], segs: list[int], side_in: int, groups: set[int]) -> None:
         x = nodes[-1]
+        prefix = [ctx.node_hex[nodes[0]], *(ctx.seg_hex[s] for s in segs)] if hex_once else []
         for y, seg, side_x, _side_y in adj[x]:
             if y in nodes:
                 continue
@@ -309,11 +373,17 @@ def _enumerate_paths(ctx: _Context) -> list[tuple[tuple[int, ...], tuple[int, ..
             gy = ctx.group[y]
             if gy >= 0 and gy in groups:
                 continue
+            may_end = True
+            if hex_once:
+                seq = [*prefix, ctx.seg_hex[seg]]
+                if _reentered_hex(seq, exempt) is not None:
+                    continue
+                may_end = _reentered_hex([*seq, ctx.node_hex[y]], exempt) is None
             nodes.append(y)
             segs.append(seg)
             if gy >= 0:
                 groups.add(gy)
-            if ctx.is_stop(y) and nodes[0] < y:
+            if ctx.is_stop(y) and nodes[0] < y and may_end:
                 paths.append((tuple(nodes), tuple(segs)))
             if not ctx.terminal[y]:
                 extend(nodes, segs, ctx.side(seg, y), groups)
@@ -341,15 +411,15 @@ class _Cand:
     on_must_visit: bool
     longest: tuple[int, ...]  # per LongestRouteBonus: per_stop * matching stops
     claims: tuple[int, ...]  # per BonusRoute: what this route could claim (>= 0)
-    # Bit masks of segments, set-scoped groups and the designated node, for quick clash tests.
+    # Bit masks of segments, set-scoped groups and the designated node's key (see
+    # ``_Context.des_bit``), for quick clash tests.
+    des_mask: int = 0
     seg_mask: int = 0
     group_mask: int = 0
-    des_mask: int = 0
 
     def __post_init__(self) -> None:
         self.seg_mask = sum(1 << s for s in set(self.segments))
         self.group_mask = sum(1 << g for g in self.set_groups)
-        self.des_mask = 0 if self.ev.designated is None else 1 << self.ev.designated
 
 
 def _make_cand(ctx: _Context, t: int, nodes, segments, ev: _Eval) -> _Cand:
@@ -374,6 +444,7 @@ def _make_cand(ctx: _Context, t: int, nodes, segments, ev: _Eval) -> _Cand:
         on_must_visit=bool(visited & rules.must_visit),
         longest=longest,
         claims=claims,
+        des_mask=0 if ev.designated is None else 1 << ctx.des_bit[ev.designated],
     )
 
 
@@ -381,7 +452,7 @@ def _set_error(ctx: _Context, chosen: list[_Cand]) -> str | None:
     """The route-set rules; ``None`` when satisfied."""
     segs: set[int] = set()
     groups: set[int] = set()
-    designated: set[int] = set()
+    designated: dict[tuple, int] = {}  # designated key -> the node designated with it
     for c in chosen:
         if segs & set(c.segments):
             return f"disjoint track: segment(s) {sorted(segs & set(c.segments))} used twice"
@@ -392,9 +463,15 @@ def _set_error(ctx: _Context, chosen: list[_Cand]) -> str | None:
         groups |= c.set_groups
         d = c.ev.designated
         if d is not None:
-            if d in designated:
+            key = ctx.des_key[d]
+            if designated.get(key) == d:
                 return f"designated: {ctx.label(d)} is designated by two routes"
-            designated.add(d)
+            if key in designated:
+                return (
+                    f"designated keys: {ctx.label(designated[key])} and {ctx.label(d)} share "
+                    f"designated key {key[1]} and are both designated"
+                )
+            designated[key] = d
     if ctx.rules.must_visit and chosen and not any(c.on_must_visit for c in chosen):
         return "must visit: no route visits a must_visit node"
     return None

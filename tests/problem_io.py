@@ -111,6 +111,11 @@ def problem_to_json(problem: Problem) -> dict:
             for b in r.bonus_routes
         ],
         "must_visit": _nodes(r.must_visit),
+        "token_counted": r.token_counted,
+        "designated_keys": _pairs(r.designated_keys),
+        "hex_once": r.hex_once,
+        "hex_once_exempt": _nodes(r.hex_once_exempt),
+        "min_counted_with": [[_nodes(a), int(k)] for a, k in r.min_counted_with],
     }
     return {
         "format": FORMAT,
@@ -122,7 +127,12 @@ def problem_to_json(problem: Problem) -> dict:
 
 
 def problem_from_json(d: dict) -> Problem:
-    """Inverse of :func:`problem_to_json`."""
+    """Inverse of :func:`problem_to_json`.
+
+    Rules keys missing from ``d`` (reproducers written before ``token_counted``,
+    ``designated_keys``, ``hex_once``, ``hex_once_exempt`` and ``min_counted_with`` existed)
+    take their defaults, which leave the problem as it was.
+    """
     if d.get("format", FORMAT) != FORMAT:
         raise ValueError(f"unknown problem format {d.get('format')!r}")
     nd = d["network"]
@@ -173,6 +183,12 @@ def problem_from_json(d: dict) -> Problem:
             for b in rd["bonus_routes"]
         ],
         must_visit=rd["must_visit"],
+        # Absent from reproducers written before these rules existed: default to off.
+        token_counted=rd.get("token_counted", False),
+        designated_keys=dict(map(tuple, rd.get("designated_keys", []))),
+        hex_once=rd.get("hex_once", False),
+        hex_once_exempt=rd.get("hex_once_exempt", []),
+        min_counted_with=[(a, k) for a, k in rd.get("min_counted_with", [])],
     )
     return Problem(network, trains, rules, label=d.get("label", ""))
 

@@ -78,6 +78,13 @@ def _chance(draw, percent: int) -> bool:
 
 
 # --------------------------------------------------------------------------------- networks
+@functools.cache
+def _hex_joins(n: int, least: int, most: int) -> st.SearchStrategy[list[tuple[int, int]]]:
+    """``(i, j)`` pairs: node ``i`` moves into the hex of an earlier node (``min(j, i - 1)``)."""
+    pair = st.tuples(st.integers(1, n - 1), st.integers(0, n - 2))
+    return st.lists(pair, min_size=least, max_size=most)
+
+
 @st.composite
 def networks(
     draw,
@@ -87,6 +94,7 @@ def networks(
     max_segments: int = 14,
     max_groups: int = 2,
     require_kinds=(),
+    hex_reentry: bool = False,
 ) -> Network:
     """A small random track network.
 
@@ -100,13 +108,25 @@ def networks(
     max_groups : int
         Most groups; each has two or three stops.
     require_kinds : sequence of NodeKind
-        Stop kinds that must appear (a goods train needs a port and a mine).
+        Stop kinds that must appear, each at least as often as it is listed (a goods train
+        needs a port and a mine; two goods trains sharing a mine key want two mines).
+    hex_reentry : bool
+        Draw hexes so that routes can leave a hex and come back (for ``Rules.hex_once``):
+        more nodes share a hex, several segments share a plain-track hex (a crossover tile)
+        and segments may lie in the hex of a node they do not touch (track through a city
+        tile).  Off, hexes are drawn as they always were.
     """
     n = draw(_ints(min_nodes, max_nodes))
     kinds = draw(st.lists(st.sampled_from(_KIND_CHOICES), min_size=n, max_size=n))
     fixed: set[int] = set()
-    for kind in dict.fromkeys(require_kinds):
-        if kind not in kinds and len(fixed) < n:
+    for kind in require_kinds:
+        if kind in kinds:
+            # Nodes already of the kind satisfy one requirement each (in index order).
+            have = [i for i, k in enumerate(kinds) if k == kind and i not in fixed]
+            if have:
+                fixed.add(have[0])
+                continue
+        if len(fixed) < n:
             i = draw(st.sampled_from(sorted(set(range(n)) - fixed)))
             kinds[i] = kind
             fixed.add(i)
@@ -125,7 +145,8 @@ def networks(
     # Hexes: each node opens its own hex, then a few nodes join an earlier node's hex
     # (two-city hexes, a town beside a city, a junction inside a city hex).
     node_hex = list(range(n))
-    for i, j in draw(st.lists(st.tuples(st.integers(1, n - 1), st.integers(0, n - 2)), max_size=3)):
+    joins = draw(_hex_joins(n, 1, n // 2 + 1) if hex_reentry else _hex_joins(n, 0, 3))
+    for i, j in joins:
         node_hex[i] = node_hex[min(j, i - 1)]
     n_hex = n
 
@@ -165,6 +186,11 @@ def networks(
     edge_bits = draw(_ints(0, 2 ** (2 * m) - 1))  # one bit per segment end
     digits = draw(_ints(0, 3 ** (2 * m) - 1))  # one base-3 digit per segment end
     hex_digits = draw(_ints(0, 3**m - 1))  # one base-3 digit per segment
+    if hex_reentry:
+        # Per segment, one more choice: 0 keeps the choice above, 1 puts the segment in the
+        # hex of a node it may not touch (``through``), 2 reuses the previous plain hex.
+        reentry = draw(st.lists(st.sampled_from([0, 0, 1, 2]), min_size=m, max_size=m))
+        through = draw(st.lists(_ints(0, n - 1), min_size=m, max_size=m))
 
     def side(node: int, seg: int, end: int) -> int:
         k = 2 * seg + end
@@ -182,7 +208,12 @@ def networks(
         side_u.append(side(u, j, 0))
         side_v.append(side(v, j, 1))
         choice = hex_digits // 3**j % 3
-        if choice == 2:
+        extra = reentry[j] if hex_reentry else 0
+        if extra == 1:
+            seg_hex.append(node_hex[through[j]])  # track through another node's tile
+        elif extra == 2 and n_hex > n:
+            seg_hex.append(n_hex - 1)  # a second track in the last plain hex (crossover)
+        elif choice == 2:
             seg_hex.append(n_hex)  # a plain-track hex between the two
             n_hex += 1
         else:
@@ -286,23 +317,64 @@ def _custom_train(draw) -> Train:
 
 
 # --------------------------------------------------------------------------------- rules
+#: Rules that only bind with suitable trains or hexes, so :func:`problems` decides on them
+#: before drawing those, with roughly these chances (percent).
+TOKEN_COUNTED, DESIGNATED_KEYS, HEX_ONCE, MIN_COUNTED_WITH = (
+    "token_counted",
+    "designated_keys",
+    "hex_once",
+    "min_counted_with",
+)
+EXTRA_CHANCES = {TOKEN_COUNTED: 20, DESIGNATED_KEYS: 15, HEX_ONCE: 20, MIN_COUNTED_WITH: 20}
+
+
+def _draw_extras(draw) -> frozenset[str]:
+    """Which of :data:`EXTRA_CHANCES` a problem gets; each shrinks to absent."""
+    return frozenset(name for name, pct in EXTRA_CHANCES.items() if _chance(draw, pct))
+
+
 @st.composite
-def rules_for(draw, network: Network) -> Rules:
+def rules_for(
+    draw, network: Network, extras: frozenset[str] | None = None, designated_kind: int = 0
+) -> Rules:
     """Random :class:`~routing.Rules` referring to ``network``'s nodes and groups.
 
     Each vocabulary item is present with a modest probability and shrinks to absent.
     Node sets are drawn from the stops (junctions are never useful there).
+
+    Parameters
+    ----------
+    network : routing.Network
+    extras : frozenset of str, optional
+        Which of ``token_counted``, ``designated_keys``, ``hex_once`` and
+        ``min_counted_with`` to include (see :data:`EXTRA_CHANCES`); drawn here if ``None``.
+        :func:`problems` chooses them first so that the trains and network let them bind.
+    designated_kind : int
+        Kind mask of the nodes the trains designate (``designated_keys`` groups those);
+        ``0`` means mines.
     """
     stops = [i for i in range(network.n_nodes) if network.node_kind[i] != NodeKind.JUNCTION]
     node = st.sampled_from(stops)
     nodes = st.frozensets(node, min_size=1, max_size=3)
     amounts = st.dictionaries(node, st.sampled_from([10, 20, 30, 50]), min_size=1, max_size=3)
+    if extras is None:
+        extras = _draw_extras(draw)
 
     kw: dict = {}
-    if _chance(draw, 35):
+    if TOKEN_COUNTED in extras:
+        kw["token_counted"] = True
+        kw["token_nodes"] = _counted_tokens(draw, network, stops)
+    elif _chance(draw, 35):
         kw["token_nodes"] = draw(
             st.frozensets(node, min_size=0 if _chance(draw, 5) else 1, max_size=3)
         )
+    if DESIGNATED_KEYS in extras:
+        kw["designated_keys"] = _designated_keys(draw, network, designated_kind)
+    if HEX_ONCE in extras:
+        kw["hex_once"] = True
+        kw["hex_once_exempt"] = _hex_once_exempt(draw, network)
+    if MIN_COUNTED_WITH in extras:
+        kw["min_counted_with"] = _min_counted_with(draw, network, stops)
     if _chance(draw, 30):
         kw["node_bonus"] = draw(amounts)
     if network.n_groups:
@@ -358,6 +430,70 @@ def rules_for(draw, network: Network) -> Rules:
     return Rules.make(**kw)
 
 
+def _counted_tokens(draw, network: Network, stops: list[int]) -> frozenset[int]:
+    """One or two token nodes for ``token_counted``.
+
+    Half the time they are the cheapest stops, which a train that may leave stops uncounted
+    (N/M, express) would rather not count: that is when the rule binds.
+    """
+    if _chance(draw, 50):
+        by_value = sorted(stops, key=lambda n: (int(network.node_value[n]), n))
+        return frozenset(by_value[: draw(_ints(1, 2))])
+    return draw(st.frozensets(st.sampled_from(stops), min_size=1, max_size=2))
+
+
+def _designated_keys(draw, network: Network, designated_kind: int) -> dict[int, int]:
+    """Keys putting designated nodes (mines) into classes, at least one with two members.
+
+    Each key is the smallest node of its class, and that node has the key itself, so no key
+    equals the id of an unkeyed node: whether "a node without a key is its own key" shares a
+    namespace with the keys never matters here.
+    """
+    mask = designated_kind or kind_mask(NodeKind.MINE)
+    pool = [i for i in range(network.n_nodes) if mask >> int(network.node_kind[i]) & 1]
+    if len(pool) < 2:
+        return {}
+    labels = draw(
+        st.lists(st.sampled_from([0, 0, 1, None]), min_size=len(pool), max_size=len(pool))
+    )
+    if all(labels.count(x) < 2 for x in (0, 1)):
+        labels[0] = labels[1] = 0
+    keys = {}
+    for label in (0, 1):
+        members = [n for n, x in zip(pool, labels, strict=True) if x == label]
+        for n in members:
+            keys[n] = min(members)
+    return keys
+
+
+def _hex_once_exempt(draw, network: Network) -> frozenset[int]:
+    """Sometimes one or two exempt hexes, chosen among those a route could re-enter (hexes
+    holding two or more nodes and segments); usually none."""
+    if not _chance(draw, 40):
+        return frozenset()
+    users = [0] * network.n_hexes
+    for h in (*network.node_hex, *network.seg_hex):
+        users[int(h)] += 1
+    shared = [h for h, k in enumerate(users) if k >= 2]
+    if not shared:
+        return frozenset()
+    return draw(st.frozensets(st.sampled_from(shared), min_size=1, max_size=2))
+
+
+def _min_counted_with(draw, network: Network, stops: list[int]) -> list[tuple[frozenset, int]]:
+    """One or two ``(S, k)`` with ``k`` in 1..3; ``S`` holds ports and offboards (1836Jr's
+    ports need two other stops) when there are any, otherwise any stops."""
+    special = [
+        n for n in stops if network.node_kind[n] in (int(NodeKind.PORT), int(NodeKind.OFFBOARD))
+    ]
+    out = []
+    for _ in range(draw(_ints(1, 2))):
+        pool = special if special and not _chance(draw, 25) else stops
+        group = draw(st.frozensets(st.sampled_from(pool), min_size=1, max_size=2))
+        out.append((group, draw(_ints(1, 3))))
+    return out
+
+
 # --------------------------------------------------------------------------------- problems
 @st.composite
 def problems(
@@ -382,9 +518,25 @@ def problems(
     size : (int, int), optional
         Most nodes and most segments, overriding ``small`` (tiny problems for exhaustive
         checks).
+
+    Notes
+    -----
+    The rules of :data:`EXTRA_CHANCES` are chosen first, because each needs something of
+    the trains or the network to bind: ``token_counted`` gets an N/M or express train that
+    could leave the token uncounted, ``designated_keys`` two goods trains (and so two mines
+    and two ports), ``hex_once`` a network drawn with ``hex_reentry`` and
+    ``min_counted_with`` a port or an offboard.  These trains come first, within
+    ``n_trains`` and ``train_kinds``.
     """
     lo, hi = n_trains
-    ts = draw(st.lists(trains(train_kinds), min_size=lo, max_size=hi))
+    extras = _draw_extras(draw)
+    ts = []
+    if TOKEN_COUNTED in extras and {"n_m", "express"} & set(train_kinds):
+        ts.append(draw(trains(tuple(k for k in ("n_m", "express") if k in train_kinds))))
+    if DESIGNATED_KEYS in extras and "goods" in train_kinds:
+        ts += [draw(trains(("goods",))) for _ in range(2)]
+    ts = ts[:hi]
+    ts += draw(st.lists(trains(train_kinds), min_size=max(0, lo - len(ts)), max_size=hi - len(ts)))
     # Trains are drawn first so the network can hold the kinds they need to run at all.
     need = []
     for t in ts:
@@ -393,11 +545,17 @@ def problems(
                 need.append(
                     draw(st.sampled_from([k for k in STOP_KIND_LIST if mask >> int(k) & 1]))
                 )
+    if MIN_COUNTED_WITH in extras:
+        need.append(draw(st.sampled_from([NodeKind.PORT, NodeKind.OFFBOARD])))
+    kw = {"require_kinds": need, "hex_reentry": HEX_ONCE in extras}
     if size is not None:
-        net = draw(networks(min(4, size[0]), size[0], min(5, size[1]), size[1], require_kinds=need))
+        net = draw(networks(min(4, size[0]), size[0], min(5, size[1]), size[1], **kw))
     elif small:
-        net = draw(networks(4, 9, 5, 14, require_kinds=need))
+        net = draw(networks(4, 9, 5, 14, **kw))
     else:
-        net = draw(networks(6, 14, 8, 24, max_groups=3, require_kinds=need))
-    rules = draw(rules_for(net))
+        net = draw(networks(6, 14, 8, 24, max_groups=3, **kw))
+    designated = 0
+    for t in ts:
+        designated |= t.designated_kind
+    rules = draw(rules_for(net, extras, designated))
     return Problem(net, tuple(ts), rules, label="hypothesis")

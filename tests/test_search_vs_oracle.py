@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from routing import solve, validate
+from routing import RouteError, solve, validate
 from tests.naive import naive_solve, naive_total
 from tests.problem_io import problem_to_json
 from tests.strategies import problems
@@ -39,18 +39,27 @@ def _record(problem, ours, theirs, label: str) -> str:
 def check_against_oracle(problem) -> None:
     ours = solve(problem)
     theirs = naive_solve(problem)
-    if ours.total != theirs.total or not ours.optimal:
+    try:
+        _compare(problem, ours, theirs)
+    except AssertionError as err:
         where = _record(problem, ours, theirs, "numba-vs-oracle")
-        pytest.fail(
-            f"numba total {ours.total} (optimal={ours.optimal}) != oracle {theirs.total}; "
-            f"reproducer: {where}"
+        raise AssertionError(f"{err}; reproducer: {where}") from None
+
+
+def _compare(problem, ours, theirs) -> None:
+    if ours.total != theirs.total or not ours.optimal:
+        raise AssertionError(
+            f"numba total {ours.total} (optimal={ours.optimal}) != oracle {theirs.total}"
         )
     assert ours.bound == ours.total
     # the routes we return must be legal and add up, by the oracle's own scoring ...
     declared = [(r.train, r.nodes, r.segments) for r in ours.routes]
     assert naive_total(problem, declared) == ours.total
     # ... and by our validator
-    assert validate(problem, declared).total == ours.total
+    try:
+        assert validate(problem, declared).total == ours.total
+    except RouteError as err:
+        raise AssertionError(f"validate rejects our own routes: {err}") from None
     assert sum(r.revenue for r in ours.routes) == ours.total
 
 
