@@ -129,8 +129,10 @@ class Replay:
         title = get_title("1846")
         self.data = title.data
         self.board = Board.from_data(self.data)
-        self.homes = {c["sym"]: (c["coordinates"], int(c.get("city", 0)))
-                      for c in (*self.data.CORPORATIONS, *self.data.MINORS)}
+        self.homes = {
+            c["sym"]: (c["coordinates"], int(c.get("city", 0)))
+            for c in (*self.data.CORPORATIONS, *self.data.MINORS)
+        }
         self.corporations = {c["sym"] for c in self.data.CORPORATIONS}
         for minor, train in MINOR_TRAINS.items():
             self._token(minor, *self.homes[minor])
@@ -288,7 +290,8 @@ class Replay:
             for owner in owners
         ]
         owned = sorted(
-            c for c, o in self.owner.items()
+            c
+            for c, o in self.owner.items()
             if o == company and c not in self.closed and c not in MINOR_TRAINS
         )
         assignments = [
@@ -299,8 +302,9 @@ class Replay:
         position = {
             "title": "1846",
             "phase": self.phase,
-            "tiles": [{"hex": h, "tile": t, "rotation": r}
-                      for h, (t, r) in sorted(self.tiles.items())],
+            "tiles": [
+                {"hex": h, "tile": t, "rotation": r} for h, (t, r) in sorted(self.tiles.items())
+            ],
             "tokens": tokens,
             "company": company,
             "trains": [self.train_name[t] for t in held],
@@ -372,7 +376,9 @@ def played_score(problem, view, snap: Snapshot) -> tuple[int, list[dict]]:
     pending = []
     for r in routes:
         if r["train"] not in snap.train_ids:
-            raise routing.RouteError(f"train {r['train']} is not held by {snap.position['company']}")
+            raise routing.RouteError(
+                f"train {r['train']} is not held by {snap.position['company']}"
+            )
         options = [list(view.stop_nodes(h)) for h in _route_stops(r)]
         pending.append((snap.train_ids.index(r["train"]), options))
     if not pending:
@@ -432,18 +438,22 @@ def verify(snap: Snapshot, record: dict) -> Verdict:
         except (routing.RouteError, ValueError):
             reason = f"played routes illegal on the extracted board: {str(exc)[:160]}"
             return Verdict(False, reason)
-        notes.append("west-west: a played route runs West to West (C5-I1), which 18xx.games "
-                     "allows and our rules forbid (FORBID_WEST_WEST); played_total scores it "
-                     "without that ban")
+        notes.append(
+            "west-west: a played route runs West to West (C5-I1), which 18xx.games "
+            "allows and our rules forbid (FORBID_WEST_WEST); played_total scores it "
+            "without that ban"
+        )
     recorded = [r.get("revenue") for r in snap.action.get("routes") or []]
     if recorded and all(v is not None for v in recorded) and sum(recorded) != total:
         paid = sum(recorded)
         nm = any("/" in t for t in pos["trains"])
         if not (nm and total > paid):
             return Verdict(False, f"played routes score {total}, 18xx.games paid {paid}")
-        notes.append(f"token-counted: 18xx.games paid {paid}; our rules score the same routes "
-                     f"{total} because an N/M train need not count a token city "
-                     "(data.TOKEN_MUST_BE_COUNTED is not modelled)")
+        notes.append(
+            f"token-counted: 18xx.games paid {paid}; our rules score the same routes "
+            f"{total} because an N/M train need not count a token city "
+            "(data.TOKEN_MUST_BE_COUNTED is not modelled)"
+        )
     return Verdict(True, "", total, routes, notes)
 
 
@@ -487,6 +497,15 @@ def select(candidates: list[tuple[str, Snapshot, Verdict]], scale: float = 1.0) 
         if quota == 1:
             picks = {len(pool) - 1}
         chosen.extend(pool[i] for i in sorted(picks))
+    # the biggest searches: a 4/6 beside a 7/8 -- keep the latest one of each record
+    big = [
+        it
+        for pool in by_phase.values()
+        for it in pool
+        if {"4/6", "7/8"} <= set(it[1].position["trains"])
+    ]
+    if big and not any(it in chosen for it in big):
+        chosen.append(big[-1])
     return sorted(chosen, key=lambda item: item[1].action["id"])
 
 
@@ -505,8 +524,12 @@ def extract(records: list[Path], scale: float, out: Path) -> dict:
                 good.append((path.stem, snap, verdict))
             else:
                 index["skipped"].append(
-                    {"record": path.stem, "action": snap.action["id"],
-                     "company": snap.position["company"], "reason": verdict.reason}
+                    {
+                        "record": path.stem,
+                        "action": snap.action["id"],
+                        "company": snap.position["company"],
+                        "reason": verdict.reason,
+                    }
                 )
         for stem, snap, verdict in select(good, scale):
             pos = dict(snap.position)

@@ -41,6 +41,53 @@ def _popcount(x):
     return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
+@njit(cache=True, inline="always")
+def _score_one_row(path, plen, node_kind, node_val, kinds, pay, visit, skip, vals, optional):
+    """Value of a route for a one-row train with no bonus in play (greedy, see _count)."""
+    m = 0
+    mandatory = 0
+    total = 0
+    for p in range(plen):
+        k = node_kind[path[p]]
+        is_opt = (skip >> k) & 1 == 1
+        if is_opt and (kinds >> k) & 1 == 0:
+            continue  # skipped: this row cannot count it anyway
+        vals[m] = node_val[path[p]]
+        optional[m] = is_opt
+        total += vals[m]
+        if not is_opt:
+            mandatory += 1
+        m += 1
+    if mandatory > visit:
+        return -1
+    if mandatory == m and m <= pay:
+        return total if m > 0 else -1
+    # descending insertion sort, then greedy with a cap on optional (skippable) stops
+    for i in range(1, m):
+        v = vals[i]
+        o = optional[i]
+        j = i - 1
+        while j >= 0 and vals[j] < v:
+            vals[j + 1] = vals[j]
+            optional[j + 1] = optional[j]
+            j -= 1
+        vals[j + 1] = v
+        optional[j + 1] = o
+    free = visit - mandatory
+    total = 0
+    cnt = 0
+    for i in range(m):
+        if cnt >= pay:
+            break
+        if optional[i]:
+            if free <= 0:
+                continue
+            free -= 1
+        total += vals[i]
+        cnt += 1
+    return total if cnt > 0 else -1
+
+
 @njit(cache=True)
 def enumerate_routes(
     node_kind, node_val, node_terminal, node_group, node_token, node_must, node_active, node_hex,
@@ -111,6 +158,24 @@ def enumerate_routes(
     scratch = np.empty(5 * (n + 1), dtype=np.int64)
     flags_scratch = np.empty(2 * (n + 1), dtype=np.bool_)
     n_assign = np.empty(n + 1, dtype=np.int64)
+    # Routes of a one-row train that touch no bonus node are scored inline: calling the
+    # general evaluator costs a reference-count round trip per array argument.
+    simple_train = n_rows == 1 and not token_counted and mcw_k.shape[0] == 0 and desig_kind == 0
+    bonus_node = np.zeros(n, dtype=np.bool_)
+    for b in range(ep_a.shape[0]):
+        for x in range(n):
+            if ep_a[b, x] >= 0 or ep_b[b, x] >= 0:
+                bonus_node[x] = True
+    for b in range(et_amt.shape[0]):
+        for x in range(n):
+            if et_amt[b, x] >= 0:
+                bonus_node[x] = True
+    for b in range(sp_a.shape[0]):
+        for x in range(n):
+            if sp_a[b, x] or sp_b[b, x]:
+                bonus_node[x] = True
+    fast_vals = np.empty(n + 1, dtype=np.int64)
+    fast_opt = np.empty(n + 1, dtype=np.bool_)
 
     expanded = 0
     done = True
@@ -263,15 +328,29 @@ def enumerate_routes(
                     if gp >= 0 and group_bit[gp] >= 0:
                         b = group_bit[gp]
                         set_bits[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+                fast = simple_train
+                if fast:
+                    for p in range(plen):
+                        if bonus_node[path[p]]:
+                            fast = False
+                            break
                 for di in range(n_desig):
                     dnode = desig_list[di]
-                    val = evaluate(
-                        path, plen, dnode, node_kind, node_val, node_token,
-                        row_kinds, row_pay, row_visit, skip, mult, desig_kind, token_counted,
-                        ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted,
-                        et_amt, et_min_other, mcw_in, mcw_k,
-                        counted_buf, bonus_buf, scratch, flags_scratch,
-                    )  # fmt: skip
+                    if fast:
+                        val = _score_one_row(
+                            path, plen, node_kind, node_val, row_kinds[0], row_pay[0],
+                            row_visit[0], skip, fast_vals, fast_opt,
+                        )  # fmt: skip
+                        if val >= 0:
+                            val *= mult
+                    else:
+                        val = evaluate(
+                            path, plen, dnode, node_kind, node_val, node_token,
+                            row_kinds, row_pay, row_visit, skip, mult, desig_kind, token_counted,
+                            ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted,
+                            et_amt, et_min_other, mcw_in, mcw_k,
+                            counted_buf, bonus_buf, scratch, flags_scratch,
+                        )  # fmt: skip
                     if val < 0:
                         continue
                     for subset in range(1 << n_claimable):

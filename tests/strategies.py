@@ -431,15 +431,19 @@ def rules_for(
 
 
 def _counted_tokens(draw, network: Network, stops: list[int]) -> frozenset[int]:
-    """One or two token nodes for ``token_counted``.
+    """One or two token nodes for ``token_counted``, usually cities and towns.
 
-    Half the time they are the cheapest stops, which a train that may leave stops uncounted
-    (N/M, express) would rather not count: that is when the rule binds.
+    More often than not they are the cheapest such stops, which a train that may leave
+    stops uncounted (N/M, express) would rather not count: that is when the rule binds.
     """
-    if _chance(draw, 50):
-        by_value = sorted(stops, key=lambda n: (int(network.node_value[n]), n))
+    passenger = (int(NodeKind.CITY), int(NodeKind.TOWN))
+    pool = [n for n in stops if int(network.node_kind[n]) in passenger]
+    if not pool or _chance(draw, 20):
+        pool = stops
+    if _chance(draw, 60):
+        by_value = sorted(pool, key=lambda n: (int(network.node_value[n]), n))
         return frozenset(by_value[: draw(_ints(1, 2))])
-    return draw(st.frozensets(st.sampled_from(stops), min_size=1, max_size=2))
+    return draw(st.frozensets(st.sampled_from(pool), min_size=1, max_size=2))
 
 
 def _designated_keys(draw, network: Network, designated_kind: int) -> dict[int, int]:

@@ -272,31 +272,62 @@ def test_three_plus_two_g_up_to_three_large_and_two_small():
     assert total(pos) == 160
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="routing keeps designated *nodes* distinct; one mine hex with two paths has two "
-    "mine nodes, so two G-trains can both score Durham (needs a designation key per mine)",
-)
 def test_each_goods_train_scores_a_different_mine():
     # Phase 4, NER at Newcastle (30) and Middlesbrough (20), two 2G, the only mine is Durham.
-    # Illegal (what the search finds today, 170): F3 - Newcastle - Durham (30+10+50 = 90) and
-    # G8 - Middlesbrough - Durham (20+10+50 = 80), both scoring Durham.  Legal best: one run
-    # F3 - Newcastle - Durham - Middlesbrough - G8 = 30 + 20 + 50 = 100; the other 2G has no
-    # mine left.
+    # Illegal: F3 - Newcastle - Durham (30+10+50 = 90) and G8 - Middlesbrough - Durham
+    # (20+10+50 = 80) = 170, both scoring Durham through two different mine nodes of E6.
+    # Legal best: one run F3 - Newcastle - Durham - Middlesbrough - G8 = 30 + 20 + 50 = 100;
+    # the other 2G has no mine left.
     tokens = [("E4", 0, "NER"), ("E8", 0, "NER")]
-    assert total(position("NER", ["2G", "2G"], DURHAM_TO_G8, tokens, phase="4")) == 100
+    problem, solution = solve(position("NER", ["2G", "2G"], DURHAM_TO_G8, tokens, phase="4"))
+    assert solution.total == 100
+    # Every mine node of E6 carries E6's key.
+    keys = dict(problem.rules.designated_keys)
+    durham = [n for n in range(problem.network.n_nodes) if problem.network.node_names[n][:4] == "E6.m"]
+    assert len(durham) > 1 and {keys[n] for n in durham} == {problem.network.hex_names.index("E6")}
+    # Tile 4 in E6 has two paths (side - Durham), so E6 has two mine nodes, one per path.
+    # Each run alone is legal; together they score one mine twice.
+    run_a = [node(problem, n) for n in ("F3.o", "E4.c0", "E6.m1", "E6.t0")]
+    run_b = [node(problem, n) for n in ("G8.o", "E8.c0", "E6.m0", "E6.t0")]
+    assert routing.validate(problem, [(0, run_a)]).total == 90
+    assert routing.validate(problem, [(1, run_b)]).total == 80
+    with pytest.raises(routing.RouteError):
+        routing.validate(problem, [(0, run_a), (1, run_b)])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="3D/2+2GD must count a city with the company's station marker (§7.3.4); routing "
-    "only requires the route to visit one",
-)
 def test_3d_must_count_its_own_station():
     # Phase 6, NER only at Middlesbrough (20) on the north line: the three best (Berwick,
-    # Newcastle, York, 40 each: 240 today) leave the station out; legal: (40+40+20) x 2 = 200.
+    # Newcastle, York, 40 each: 240) leave the station out; legal: (40+40+20) x 2 = 200.
     pos = position("NER", ["3D"], NORTH_LINE, [("E8", 0, "NER")], phase="6")
-    assert total(pos) == 200
+    problem, solution = solve(pos)
+    assert solution.total == 200
+    assert problem.rules.token_counted
+    (route,) = solution.routes
+    assert node(problem, "E8.c0") in route.counted
+
+
+@pytest.mark.parametrize(("station", "expected"), [("E8", 260), ("E4", 300)])
+def test_2_plus_2_gd_must_count_its_own_station(station, expected):
+    # Phase 6, 2+2GD on F3 - Newcastle (40) - Durham (10, mine 60) - Middlesbrough (20) -
+    # York (40).  NER only at Middlesbrough: the two large cities counted must include it,
+    # (20 + 40 + 10 + 60) x 2 = 260 (not Newcastle + York = 300).  NER at Newcastle: 300.
+    pos = position("NER", ["2+2GD"], NORTH_LINE, [(station, 0, "NER")], phase="6")
+    assert total(pos) == expected
+
+
+@pytest.mark.parametrize(
+    "name", ["2", "1G", "3", "2G", "3+1", "2+1G", "4", "3+2G", "5", "4+2G", "3D", "2+2GD"]
+)
+def test_token_counted_binds_only_3d_and_2_plus_2_gd(name):
+    # token_counted is a company-wide flag.  It is exact for 1812 because station markers sit
+    # in cities and every train but 3D/2+2GD counts each city it visits: no skip of ``city``
+    # and every row holding ``city`` pays all it visits.
+    train = rules.make_train(name)
+    city = routing.kind_mask(NodeKind.CITY)
+    counts_every_city = not train.skip & city and all(
+        r.pay == r.visit for r in train.rows if r.kinds & city
+    )
+    assert counts_every_city == (name not in ("3D", "2+2GD"))
 
 
 # ----------------------------------------------------------------------------- modelling

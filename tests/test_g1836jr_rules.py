@@ -21,7 +21,7 @@ import pytest
 import routing
 from engine.games import get_title
 from engine.games.g1836jr56.rules import post_active
-from engine.games.g1836jr_common import PORT_GAP, port_bonus_per_token
+from engine.games.g1836jr_common import port_bonus_per_token
 from engine.position import PositionError
 from engine.title import build_problem
 
@@ -109,12 +109,23 @@ def test_port_needs_two_other_stops_two_train():
     assert best(pos) == 0
 
 
-@pytest.mark.xfail(strict=True, reason=PORT_GAP)
 def test_port_needs_two_other_stops_longer_train():
     # Same board with a 3-train: 18xx.games rejects Paris-Lille ("must contain 2 other
-    # stops"), so 0.  routing cannot say so yet and scores 30 + 20 = 50.
+    # stops"), so 0 (not 30 + 20 = 50).
     pos = position("1836Jr30", "3", "Nord", ["3"], [], [("I3", 0, "Nord")])
     assert best(pos) == 0
+    problem, view = problem_of(pos)
+    ((ports, k),) = problem.rules.min_counted_with
+    assert k == 2 and ports == {view.offboard_node(h) for h in ("E3", "G1", "J2")}
+
+
+def test_port_route_with_one_or_two_other_stops():
+    # Paris - Lille - Gand: with the 3-train J2-I3-H4 is legal (70); J2-I3 alone is not.
+    problem, view = problem_of(paris_gand())
+    paris, lille, gand = (view.node(n) for n in ("J2.o", "I3.c0", "H4.c0"))
+    assert routing.validate(problem, [(0, [paris, lille, gand])]).total == 70
+    with pytest.raises(routing.RouteError):
+        routing.validate(problem, [(0, [paris, lille])])
 
 
 def test_only_one_port_per_route():

@@ -143,16 +143,21 @@ def test_east_west_bonus_needs_both_ends_counted(train, expected):
     assert solve(pos) == expected
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="routing has no 'a token city must be among the counted stops' rule for N/M "
-    "trains (18xx.games base.rb compute_stops, train.requires_token)",
-)
 def test_nm_train_must_count_a_token_city():
-    # NYC's only token is Toledo (20).  18xx.games makes a 3/5 count a token city: C5, D14,
-    # C17 + 80 = 160.  routing counts C5, C15, C17 + 80 = 190 because the route visits D14.
+    # NYC's only token is Toledo (20).  18xx.games makes a 3/5 count a token city
+    # (base.rb compute_stops, data.TOKEN_MUST_BE_COUNTED): C5, D14, C17 + 80 = 160, not
+    # C5, C15, C17 + 80 = 190 that merely visits D14.
     pos = position("II", "NYC", ["3/5"], EAST_WEST, [("D14", 0, "NYC")])
     assert solve(pos) == 160
+    problem, _ = build_problem(pos)
+    assert problem.rules.token_counted
+
+
+def test_nm_token_counted_follows_the_data_flag(monkeypatch):
+    # Without the flag the route only has to visit the token city: 190.
+    monkeypatch.setattr(data, "TOKEN_MUST_BE_COUNTED", False)
+    pos = position("II", "NYC", ["3/5"], EAST_WEST, [("D14", 0, "NYC")])
+    assert solve(pos) == 190
 
 
 # ------------------------------------------------------------------------ Meat Packing

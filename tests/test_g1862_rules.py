@@ -20,6 +20,7 @@ from engine.games import get_title
 from engine.games.g1862 import data
 from engine.games.g1862.rules import make_train
 from engine.title import build_problem
+from tests.naive import naive_solve
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "engine" / "examples"
 
@@ -269,14 +270,6 @@ def test_salt_lake_city_plus_20_for_cpr_and_up_when_both_reach_it(
     assert view.spec.extras["slc_bonus"] == (20 if expected == 80 else 0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "rulebook: a route may not include the same tile twice (except tiles with two "
-        "separate stations); routing has no vocabulary for it, so the route through both "
-        "tracks of tile 19 in E27 is accepted (90 instead of 70)"
-    ),
-)
 def test_a_route_may_not_use_the_same_tile_twice():
     # Tile 19 in E27 carries two separate tracks: F26-D28 and D26-E29.  NYH (NY city 1) could
     # run Ottawa 20 - E27 - E29 10 - NY c1 20 - F26 - E27 - Montreal 40 = 90, entering E27
@@ -292,6 +285,30 @@ def test_a_route_may_not_use_the_same_tile_twice():
     solution, view = solve(position("4", "NYH", ["4"], tiles, [("F28", 1, "NYH")]))
     assert all(not reentered_tiles(view, r) for r in solution.routes)
     assert solution.total == 70
+    problem, _ = build_problem(position("4", "NYH", ["4"], tiles, [("F28", 1, "NYH")]))
+    assert problem.rules.hex_once
+    assert naive_solve(problem).total == 70
+    # The 90 route is rejected for re-entering E27.
+    route = [view.node(n) for n in ("D26.c0", "E29.t0", "F28.c1", "D28.c0")]
+    with pytest.raises(routing.RouteError, match="enters hex 'E27' a second time"):
+        routing.validate(problem, [(0, route)])
+
+
+@pytest.mark.parametrize(
+    ("tiles", "exempt"),
+    [
+        # Printed yellow New York and Sacramento: two separate stations each.
+        ([], {"F28", "G3"}),
+        # Green New York keeps two stations.
+        ([("F28", "NY_G", 0)], {"F28", "G3"}),
+        # Brown New York merges them into one city: no longer exempt.
+        ([("F28", "NY_B", 0)], {"G3"}),
+    ],
+)
+def test_only_tiles_with_two_separate_stations_may_be_entered_twice(tiles, exempt):
+    problem, view = build_problem(position("5", "NYC", ["5"], tiles, NYC_HOME))
+    assert {problem.network.hex_names[h] for h in problem.rules.hex_once_exempt} == exempt
+    assert exempt <= set(data.TWO_STATION_HEXES)
 
 
 # ------------------------------------------------------------------------------- examples

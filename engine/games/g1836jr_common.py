@@ -23,10 +23,9 @@ Mapping onto :mod:`routing` (docs/ROUTING.md):
   ``(ports, {k}, amount)``.  A route earns it once for each own-token city it counts while it
   counts a port, which is exactly ``amount * tokens on the route``; a port can only be a route
   end because it is terminal;
-- trains of distance at most ``PORT_MIN_OTHER_STOPS`` cannot count a port (their rows leave
-  out ``PORT``), so they cannot visit one.  A longer train that visits a port and exactly one
-  other stop is *not* rejected: the vocabulary has no per-route minimum tied to a node, so such
-  a route (illegal in 18xx.games) scores its one stop plus the bonus.  ``PORT_GAP`` names this.
+- "at least two other stops" is ``Rules.min_counted_with = [(ports, PORT_MIN_OTHER_STOPS)]``:
+  a route visiting a port counts at least two stops besides it.  Every 1836Jr train counts
+  every stop it visits, so "stops" and "counted stops" agree; a 2-train can never use a port.
 """
 
 from __future__ import annotations
@@ -36,23 +35,14 @@ from typing import Any
 
 import routing
 from engine.title import RouteSpec, RouteView
-from routing import NodeKind, kind_mask
+from routing import NodeKind
 
 __all__ = [
-    "PORT_GAP",
     "port_nodes",
     "port_bonus_per_token",
     "make_trains",
     "port_spec",
 ]
-
-#: Where this mapping is known to differ from 18xx.games (reported, see module docstring).
-PORT_GAP = (
-    "a train of distance 3 or more that visits a port and only one other stop is accepted "
-    "(18xx.games rejects it); routing has no 'minimum stops when visiting X' rule yet"
-)
-
-_NO_PORT_KINDS = routing.PASSENGER_KINDS & ~kind_mask(NodeKind.PORT)
 
 #: 18xx.games writes unlimited distances as 99 or 999.
 _UNLIMITED_FROM = 99
@@ -77,10 +67,10 @@ def port_bonus_per_token(phase_colors: list[str], data: ModuleType | Any) -> int
 
 
 def make_trains(view: RouteView, data: ModuleType | Any) -> list[routing.Train]:
-    """The company's trains: N-trains and unlimited diesels; short trains skip no port.
+    """The company's trains: N-trains and unlimited diesels, every visited stop counted.
 
-    A port needs ``PORT_MIN_OTHER_STOPS`` other stops on its route, so a train that cannot
-    visit that many stops besides the port may not count a port at all.
+    The port's "two other stops" is a rule (``Rules.min_counted_with``), not a train
+    property, so short trains need no special rows.
     """
     trains = []
     for name in view.trains:
@@ -88,8 +78,6 @@ def make_trains(view: RouteView, data: ModuleType | Any) -> list[routing.Train]:
         distance = int(spec["distance"])
         if distance >= _UNLIMITED_FROM:
             trains.append(routing.Train.unlimited(name))
-        elif distance <= data.PORT_MIN_OTHER_STOPS:
-            trains.append(routing.Train.n(name, distance, kinds=_NO_PORT_KINDS))
         else:
             trains.append(routing.Train.n(name, distance))
     return trains
@@ -116,5 +104,9 @@ def port_spec(view: RouteView, data: ModuleType | Any) -> RouteSpec:
                 routing.SetPairBonus.make(ports, [k], amount, name=f"port token {view.name_of(k)}")
                 for k in sorted(tokens)
             ]
-    spec.rules = routing.Rules.make(token_nodes=tokens, set_pair_bonuses=bonuses)
+    spec.rules = routing.Rules.make(
+        token_nodes=tokens,
+        set_pair_bonuses=bonuses,
+        min_counted_with=[(ports, int(data.PORT_MIN_OTHER_STOPS))] if ports else [],
+    )
     return spec

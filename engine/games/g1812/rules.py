@@ -34,6 +34,10 @@ N–S bonus: ends are an N and an S area, both   ``EndPairBonus(N: bonus, S: 0, 
 counted; by phase                              multiplied by 3D's multiplier
 mine value by phase (map table)                value of the mine nodes
 a mine ends only a mine-to-port G-run          ``forbidden_end_pairs`` (mines x non-ports)
+each G-train a different mine (one mine hex    ``Rules.designated_keys``: every mine node
+has one mine node per path)                    keyed by its hex
+3D / 2+2GD: one counted city holds a station   ``Rules.token_counted`` (exact for every
+                                               train, see below)
 =============================================  =============================================
 
 Mines
@@ -56,18 +60,20 @@ nothing to a passenger train and must not stand in for the second city it needs 
 mine hex without counting it is then the same run as ending at the mine, which the rulebook
 allows ("may include both" the mine and the small city).
 
-Known gaps (vocabulary limits, tracked by xfail tests):
+Distinct mines: a hex with several paths has several mine nodes, so "each G-train must include
+a different mine" (§7.3.4) is ``Rules.designated_keys`` with the mine hex as key: two routes
+may not designate two mine nodes of one hex (e.g. two runs ending at Durham from two sides).
 
-* a hex with several paths has several mine nodes; ``routing`` keeps *nodes* distinct
-  across designated mines, not hexes, so two G-trains could both score one mine through two
-  different paths of it (e.g. two routes ending at Durham from two sides);
-* 3D / 2+2GD must *count* a city holding the company's station marker (§7.3.4); routing
-  only requires the route to *visit* one.
+Station counted: "3D trains count any 3 cities or Red Off-board Areas (at least one ... must
+contain a Station Marker of the Company)", and the same for 2+2GD (§7.3.4), is
+``Rules.token_counted``.  The flag applies to every train of the company, which is exact:
+station markers sit only in (large) cities, and every other train may not skip a large city
+(its rows hold ``city`` with pay = visit and its ``skip`` has no ``city``), so such a train
+counts every token city it visits; only 3D and 2+2GD, which may skip anything, are constrained.
 
-The augmented network reaches :func:`engine.title.build_problem` through
-``RouteSpec.network`` when the engine offers it, else by replacing ``view.network`` (which
-``build_problem`` reads after the hook); node ids of the base network are kept, mine nodes
-are appended.
+The mine-augmented network reaches :func:`engine.title.build_problem` as ``RouteSpec.network``
+(node ids of the base network are kept, mine nodes are appended); ``view.network`` is left as
+the base network, so the hook has no side effect on the view.
 """
 
 from __future__ import annotations
@@ -352,23 +358,22 @@ def route_spec(view: RouteView) -> RouteSpec:
         others = [i for i in range(network.n_nodes) if network.is_stop(i) and i not in port_set]
         forbidden.append((mine_nodes, others))
 
+    # Each G-train a different mine: the nodes of one mine hex are one mine.
+    hex_ids = {name: i for i, name in enumerate(network.hex_names)}
+    mine_keys = {m: hex_ids[h] for h, nodes in mines.items() for m in nodes}
+
     rules = routing.Rules.make(
         token_nodes=view.own_token_nodes,
         node_bonus=node_bonus,
         forbidden_end_pairs=forbidden,
         end_pair_bonuses=end_pairs,
+        token_counted=True,
+        designated_keys=mine_keys,
     )
-    spec = RouteSpec(trains=trains, rules=rules, kind=kind, group=group)
-    _attach_network(view, spec, network)
-    return spec
-
-
-def _attach_network(view: RouteView, spec: RouteSpec, network: routing.Network) -> None:
-    """Hand the mine-augmented network to the engine (see the module notes)."""
-    if network is view.network:
-        return
-    if "network" in getattr(RouteSpec, "__dataclass_fields__", {}):
-        spec.network = network
-    else:
-        # build_problem applies the overrides to ``view.network`` after the hook returns.
-        view.network = network
+    return RouteSpec(
+        trains=trains,
+        rules=rules,
+        kind=kind,
+        group=group,
+        network=network if network is not base else None,
+    )

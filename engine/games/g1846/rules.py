@@ -18,8 +18,9 @@ Meat Packing           ``node_bonus`` +30 on the assigned hex's stops (D6 cities
 Steamboat              ``node_bonus`` +20 per port icon of the assigned hex
 Boomtown               ``node_bonus`` +20 on Cincinnati (H12)
 Mail Contract          ``LongestRouteBonus(10)`` over every visited stop
-N/M token counted      not expressible yet: 18xx.games makes an N/M train count a token
-                       city (``data.TOKEN_MUST_BE_COUNTED``); routing only asks for a visit
+N/M token counted      ``Rules.token_counted`` (``data.TOKEN_MUST_BE_COUNTED``): an N/M
+                       train must count a token city, not just visit one (base.rb
+                       ``compute_stops``); N trains count every stop, so it is a no-op there
 =====================  ==================================================================
 """
 
@@ -161,6 +162,7 @@ def route_spec(view: RouteView) -> RouteSpec:
         forbidden_end_pairs=forbidden,
         end_pair_bonuses=end_pairs,
         longest_route_bonuses=longest,
+        token_counted=bool(getattr(data, "TOKEN_MUST_BE_COUNTED", False)),
     )
     return RouteSpec(trains=view.default_trains(), rules=rules, group=group)
 

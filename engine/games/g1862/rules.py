@@ -16,8 +16,11 @@ Mexico (K9 + K11) is one destination         one network group for both offboard
 bonus route home -> bonus station            ``routing.BonusRoute(home, bonus,
                                              k * distance, per_hex=10)``, one per station
 Salt Lake City +20 for CPR and UP            ``Rules.node_bonus`` when both reach it
-a route may not use the same tile twice      **not expressible** (no routing vocabulary);
-(except tiles with two separate stations)    tracked by an xfail test
+a route may not use the same tile twice      ``Rules.hex_once``: a route never re-enters a
+(except tiles with two separate stations)    hex; ``hex_once_exempt`` = hexes whose current
+                                             tile has two separate stations (New York and
+                                             Sacramento in yellow/green, see
+                                             :func:`two_station_hexes`)
 ===========================================  ==============================================
 """
 
@@ -40,6 +43,7 @@ __all__ = [
     "bonus_routes",
     "slc_bonus",
     "reaches",
+    "two_station_hexes",
     "BO_MARKER",
 ]
 
@@ -290,6 +294,29 @@ def slc_bonus(view: RouteView, markers: dict[int, int] | None = None) -> dict[in
     return {n: data.SLC_BONUS for n in slc} if both else {}
 
 
+def two_station_hexes(view: RouteView) -> list[str]:
+    """Hexes whose current tile has two or more separate stations (stops).
+
+    Rulebook "Operating Trains": a route "may not include the same tile twice, except if it
+    includes two separate stations (like the yellow and green New York tile)".  On the 1862
+    map those are New York (F28) and Sacramento (G3) until their brown tiles merge the two
+    cities into one (``data.TWO_STATION_HEXES``).  On these tiles every track ends at a
+    station, so a route entering such a hex twice always includes two separate stations and
+    exempting the whole hex is exact.
+
+    Parameters
+    ----------
+    view : engine.title.RouteView
+
+    Returns
+    -------
+    list of str
+        Hex names, sorted.
+    """
+    hexes = {view.hex_of(n) for n in range(view.network.n_nodes) if view.network.is_stop(n)}
+    return sorted(h for h in hexes if len(view.stop_nodes(h)) >= 2)
+
+
 def _offboard_groups(view: RouteView) -> dict[int, int]:
     """Put the hexes of one multi-hex offboard (Mexico) in one group: counted once a route."""
     out: dict[int, int] = {}
@@ -308,7 +335,7 @@ def _marker_terminals(view: RouteView, markers: dict[int, int]) -> dict[int, boo
 
 
 def route_spec(view: RouteView) -> RouteSpec:
-    """The 1862 hook: trains, token rule, bonus routes, Salt Lake City, Mexico.
+    """The 1862 hook: trains, token rule, bonus routes, Salt Lake City, Mexico, tile once.
 
     Parameters
     ----------
@@ -324,6 +351,8 @@ def route_spec(view: RouteView) -> RouteSpec:
         token_nodes=view.own_token_nodes,
         node_bonus=node_bonus,
         bonus_routes=bonus_routes(view),
+        hex_once=True,
+        hex_once_exempt=[view.network.hex_names.index(h) for h in two_station_hexes(view)],
     )
     return RouteSpec(
         trains=[make_train(name) for name in view.trains],
