@@ -296,3 +296,12 @@ def train_params(train: Train) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
         dtype=np.int64,
     )
     return row_kinds, row_pay, row_visit, flags
+
+
+def option_buffer(c: Compiled) -> np.ndarray:
+    """Work space for :func:`routing._evaluate.evaluate`'s bonus options."""
+    n = len(c.node_kind)
+    n_bonus = c.ep_a.shape[0] + c.sp_a.shape[0] + c.et_amt.shape[0]
+    pairs = [int(a.sum()) * int(b.sum()) for a, b in zip(c.sp_a, c.sp_b, strict=True)]
+    max_opt = max([n + 2, *pairs]) + 1
+    return np.zeros((4, n_bonus + 1, max_opt), dtype=np.int64)

@@ -22,14 +22,18 @@ _CHECK_EVERY = 4095
 @njit(cache=True)
 def _grow2(a, n):
     b = np.empty((max(2 * a.shape[0], n), a.shape[1]), dtype=a.dtype)
-    b[: a.shape[0]] = a
+    # explicit loops: slice assignment drags numpy's shape-error formatting into the compile
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            b[i, j] = a[i, j]
     return b
 
 
 @njit(cache=True)
 def _grow1(a, n):
     b = np.empty(max(2 * a.shape[0], n), dtype=a.dtype)
-    b[: a.shape[0]] = a
+    for i in range(a.shape[0]):
+        b[i] = a[i]
     return b
 
 
@@ -92,7 +96,7 @@ def _score_one_row(path, plen, node_kind, node_val, kinds, pay, visit, skip, val
 def enumerate_routes(
     node_kind, node_val, node_terminal, node_group, node_token, node_must, node_active, node_hex,
     leg_ptr, leg_end, leg_bits, leg_hex_bits, leg_hex_new, n_seg_words, hex_once,
-    row_kinds, row_pay, row_visit, flags, token_counted, mcw_in, mcw_k,
+    row_kinds, row_pay, row_visit, flags, token_counted, mcw_in, mcw_k, opt,
     forbid_a, forbid_b,
     ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
     lr_per_stop, lr_kinds, br_a, br_b, br_amount, br_per_hex,
@@ -349,7 +353,7 @@ def enumerate_routes(
                             row_kinds, row_pay, row_visit, skip, mult, desig_kind, token_counted,
                             ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted,
                             et_amt, et_min_other, mcw_in, mcw_k,
-                            counted_buf, bonus_buf, scratch, flags_scratch,
+                            counted_buf, bonus_buf, scratch, flags_scratch, opt,
                         )  # fmt: skip
                     if val < 0:
                         continue

@@ -3,8 +3,10 @@
 The route's bonuses may require particular stops to be counted (both ends for an E–W
 bonus), and some rules require it outright (a token stop must be counted).  Every
 combination of "this bonus taken, with this forcing" is scored by the counting kernels and
-the best kept: exact, and cheap because few routes touch bonus nodes.  A route without
-bonuses takes one counting pass.
+the best kept: exact, and cheap because few routes touch bonus nodes.
+
+Each helper is called from exactly one place, so LLVM inlines every piece once; compile
+time grows with the number of call sites, not just the amount of code.
 """
 
 from __future__ import annotations
@@ -52,87 +54,42 @@ def _min_counted_ok(path, plen, pos, counted, m, desig, mcw_in, mcw_k):
 
 @njit(cache=True)
 def _count_constrained(
-    vals,
-    kinds,
-    forced,
-    m,
-    row_kinds,
-    row_pay,
-    row_visit,
-    skip,
-    counted,
-    order,
-    path,
-    plen,
-    pos,
-    desig,
-    mcw_in,
-    mcw_k,
-    boosted,
-):
-    """Count, then repair a violated ``min_counted_with`` by counting outside stops first.
+    vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order,
+    path, plen, pos, desig, mcw_in, mcw_k, boosted,
+):  # fmt: skip
+    """Count; if a ``min_counted_with`` condition fails, count outside stops first.
 
-    The repair maximises the number of counted stops outside the sets, then value; it is
-    exact for trains that count every stop they visit (N and D trains), which is where the
+    The second pass maximises the number of counted stops outside the sets, then value; it
+    is exact for trains that count every stop they visit (N and D trains), which is where the
     seed titles use the rule.
     """
-    val, cnt = _count(vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order)
-    if val == INFEASIBLE or mcw_k.shape[0] == 0:
-        return val, cnt
-    if _min_counted_ok(path, plen, pos, counted, m, desig, mcw_in, mcw_k):
-        return val, cnt
-    for i in range(m):
-        boosted[i] = vals[i]
-        inside = False
-        for b in range(mcw_k.shape[0]):
-            if mcw_in[b, path[pos[i]]]:
-                inside = True
-        if not inside:
-            boosted[i] += _BOOST
-    val, cnt = _count(
-        boosted, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order
-    )
-    if val == INFEASIBLE or not _min_counted_ok(path, plen, pos, counted, m, desig, mcw_in, mcw_k):
-        return INFEASIBLE, 0
-    val = 0
-    for i in range(m):
-        if counted[i]:
-            val += vals[i]
-    return val, cnt
-
-
-@njit(cache=True)
-def _token_counted(path, pos, counted, m, desig, node_token):
-    if desig >= 0 and node_token[desig]:
-        return True
-    for i in range(m):
-        if counted[i] and node_token[path[pos[i]]]:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _touches_bonus(path, plen, ep_a, ep_b, sp_a, sp_b, et_amt):
-    """Whether any per-route bonus could apply to this route (cheap, allocation-free)."""
-    first = path[0]
-    last = path[plen - 1]
-    for b in range(ep_a.shape[0]):
-        if (ep_a[b, first] >= 0 and ep_b[b, last] >= 0) or (
-            ep_a[b, last] >= 0 and ep_b[b, first] >= 0
+    for attempt in range(2):
+        use = vals
+        if attempt == 1:
+            for i in range(m):
+                boosted[i] = vals[i]
+                inside = False
+                for b in range(mcw_k.shape[0]):
+                    if mcw_in[b, path[pos[i]]]:
+                        inside = True
+                if not inside:
+                    boosted[i] += _BOOST
+            use = boosted
+        val, cnt = _count(
+            use, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order
+        )
+        if val == INFEASIBLE:
+            return INFEASIBLE, 0
+        if mcw_k.shape[0] == 0 or _min_counted_ok(
+            path, plen, pos, counted, m, desig, mcw_in, mcw_k
         ):
-            return True
-    for b in range(et_amt.shape[0]):
-        if et_amt[b, first] >= 0 or et_amt[b, last] >= 0:
-            return True
-    for b in range(sp_a.shape[0]):
-        has_a = False
-        has_b = False
-        for p in range(plen):
-            has_a = has_a or sp_a[b, path[p]]
-            has_b = has_b or sp_b[b, path[p]]
-        if has_a and has_b:
-            return True
-    return False
+            if attempt == 1:
+                val = 0
+                for i in range(m):
+                    if counted[i]:
+                        val += vals[i]
+            return val, cnt
+    return INFEASIBLE, 0
 
 
 @njit(cache=True)
@@ -142,15 +99,15 @@ def evaluate(
     row_kinds, row_pay, row_visit, skip, mult, desig_kind, token_counted,
     ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
     mcw_in, mcw_k,
-    out_counted, out_bonus, scratch, flags_scratch,
+    out_counted, out_bonus, scratch, flags_scratch, opt,
 ):  # fmt: skip
     """Best multiplied value of stop sequence ``path[:plen]`` with designated node ``desig``.
 
     ``out_counted[p]`` flags the counted stops (by position); ``out_bonus`` receives each
     per-route bonus taken, in the order end-pair, set-pair, end-token (multiplied).
-    ``scratch`` (int64) and ``flags_scratch`` (bool) are work space of at least
-    ``5 * plen`` and ``2 * plen`` entries, so the hot path allocates nothing.
-    Returns the value, or ``INFEASIBLE``.
+    ``scratch`` (int64, ``5 * plen``), ``flags_scratch`` (bool, ``2 * plen``) and ``opt``
+    (int64 ``[4, n_bonus + 1, max_options]``, see :func:`option_buffer`) are work space, so
+    nothing is allocated per route.  Returns the value, or ``INFEASIBLE``.
     """
     vals = scratch[0:plen]
     kinds = scratch[plen : 2 * plen]
@@ -159,8 +116,13 @@ def evaluate(
     boosted = scratch[4 * plen : 5 * plen]
     forced = flags_scratch[0:plen]
     counted = flags_scratch[plen : 2 * plen]
-    # stops the rows see: everything but designated-kind nodes
-    m = 0
+    opt_amt = opt[0]
+    opt_x = opt[1]
+    opt_y = opt[2]
+    opt_min = opt[3]
+    # stops the rows see: everything but designated-kind nodes.  (np.int64, not a literal 0:
+    # a literal would make numba compile the callees a second time for Literal[int](0).)
+    m = np.int64(0)
     for p in range(plen):
         node = path[p]
         if desig_kind != 0 and (desig_kind >> node_kind[node]) & 1:
@@ -168,71 +130,24 @@ def evaluate(
         vals[m] = node_val[node]
         kinds[m] = node_kind[node]
         pos[m] = p
-        forced[m] = False
         m += 1
     base_val = 0
     base_cnt = 0
     if desig >= 0:
         base_val = node_val[desig]
         base_cnt = 1
-    if not _touches_bonus(path, plen, ep_a, ep_b, sp_a, sp_b, et_amt):
-        # no per-route bonus: one counting pass, unless the token rule needs forcing
-        val, cnt = _count_constrained(
-            vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order,
-            path, plen, pos, desig, mcw_in, mcw_k, boosted,
-        )  # fmt: skip
-        if val == INFEASIBLE or cnt + base_cnt == 0:
-            return INFEASIBLE
-        if not token_counted or _token_counted(path, pos, counted, m, desig, node_token):
-            for b in range(out_bonus.shape[0]):
-                out_bonus[b] = 0
-            for p in range(plen):
-                out_counted[p] = desig >= 0 and path[p] == desig
-            for i in range(m):
-                if counted[i]:
-                    out_counted[pos[i]] = True
-            return (val + base_val) * mult
-    return _evaluate_general(
-        path, plen, desig, m, vals, kinds, pos, order, boosted, forced, counted, base_val,
-        base_cnt, node_token, row_kinds, row_pay, row_visit, skip, mult, token_counted,
-        ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
-        mcw_in, mcw_k, out_counted, out_bonus,
-    )  # fmt: skip
 
-
-@njit(cache=True)
-def _evaluate_general(
-    path, plen, desig, m, vals, kinds, pos, order, boosted, forced, counted, base_val,
-    base_cnt, node_token, row_kinds, row_pay, row_visit, skip, mult, token_counted,
-    ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
-    mcw_in, mcw_k, out_counted, out_bonus,
-):  # fmt: skip
-    """:func:`evaluate` for a route with per-route bonuses or a token to force."""
+    # the options of each bonus: (amount, forced node x, forced node y, min other stops)
     n_ep = ep_a.shape[0]
     n_sp = sp_a.shape[0]
     n_et = et_amt.shape[0]
     n_bonus = n_ep + n_sp + n_et
-    # one extra mandatory "bonus" of amount 0 whose options force a token stop
     force_token = token_counted and not (desig >= 0 and node_token[desig])
     n_b = n_bonus + (1 if force_token else 0)
-    max_opt = plen if plen > 2 else 2
-    for b in range(n_sp):
-        cnt_a = 0
-        cnt_b = 0
-        for p in range(plen):
-            if sp_a[b, path[p]]:
-                cnt_a += 1
-            if sp_b[b, path[p]]:
-                cnt_b += 1
-        if cnt_a * cnt_b > max_opt:
-            max_opt = cnt_a * cnt_b
-    opt_amt = np.zeros((n_b, max_opt), dtype=np.int64)
-    opt_x = np.full((n_b, max_opt), -1, dtype=np.int64)
-    opt_y = np.full((n_b, max_opt), -1, dtype=np.int64)
-    opt_min = np.full((n_b, max_opt), -1, dtype=np.int64)
-    n_opt = np.zeros(n_b, dtype=np.int64)
     first = path[0]
     last = path[plen - 1]
+    for b in range(n_b):
+        opt_min[b, 0] = 0  # opt_min[b, 0] doubles as the option count of bonus b
     for b in range(n_ep):
         amt = -1
         if ep_a[b, first] >= 0 and ep_b[b, last] >= 0:
@@ -242,23 +157,17 @@ def _evaluate_general(
             if alt > amt:
                 amt = alt
         if amt >= 0:
-            opt_amt[b, 0] = amt
-            if ep_counted[b]:
-                opt_x[b, 0] = first
-                opt_y[b, 0] = last
-            n_opt[b] = 1
+            _add_option(
+                opt, b, amt, first if ep_counted[b] else -1, last if ep_counted[b] else -1, -1
+            )
     for b in range(n_sp):
         k = n_ep + b
         if sp_counted[b]:
             for p in range(plen):
-                if not sp_a[b, path[p]]:
-                    continue
-                for q in range(plen):
-                    if sp_b[b, path[q]]:
-                        opt_amt[k, n_opt[k]] = sp_amount[b]
-                        opt_x[k, n_opt[k]] = path[p]
-                        opt_y[k, n_opt[k]] = path[q]
-                        n_opt[k] += 1
+                if sp_a[b, path[p]]:
+                    for q in range(plen):
+                        if sp_b[b, path[q]]:
+                            _add_option(opt, k, sp_amount[b], path[p], path[q], -1)
         else:
             has_a = False
             has_b = False
@@ -266,38 +175,32 @@ def _evaluate_general(
                 has_a = has_a or sp_a[b, path[p]]
                 has_b = has_b or sp_b[b, path[p]]
             if has_a and has_b:
-                opt_amt[k, 0] = sp_amount[b]
-                n_opt[k] = 1
+                _add_option(opt, k, sp_amount[b], -1, -1, -1)
     for b in range(n_et):
         k = n_ep + n_sp + b
         for end in (first, last):
             if et_amt[b, end] >= 0:
-                opt_amt[k, n_opt[k]] = et_amt[b, end]
-                opt_x[k, n_opt[k]] = end
-                opt_min[k, n_opt[k]] = et_min_other[b]
-                n_opt[k] += 1
+                _add_option(opt, k, et_amt[b, end], end, -1, et_min_other[b])
     if force_token:
-        k = n_bonus
         for p in range(plen):
             if node_token[path[p]]:
-                opt_x[k, n_opt[k]] = path[p]
-                n_opt[k] += 1
-        if n_opt[k] == 0:
+                _add_option(opt, n_bonus, 0, path[p], -1, -1)
+        if opt_min[n_bonus, 0] == 0:
             return INFEASIBLE
 
     best = INFEASIBLE
-    combo = np.zeros(n_b, dtype=np.int64)  # 0 = not taken, j+1 = option j
-    if force_token:
-        combo[n_bonus] = 1  # the token group is mandatory: never "not taken"
+    # combo state lives in opt_x[b, 0] (0 = bonus not taken, j = option j; options are 1-based)
+    for b in range(n_b):
+        opt_x[b, 0] = 1 if (force_token and b == n_bonus) else 0
     while True:
         ok = True
         for i in range(m):
             forced[i] = False
         for b in range(n_b):
-            c = combo[b]
+            c = opt_x[b, 0]
             if c == 0:
                 continue
-            for node in (opt_x[b, c - 1], opt_y[b, c - 1]):
+            for node in (opt_x[b, c], opt_y[b, c]):
                 if node < 0 or node == desig:
                     continue
                 found = False
@@ -313,38 +216,44 @@ def _evaluate_general(
                 path, plen, pos, desig, mcw_in, mcw_k, boosted,
             )  # fmt: skip
             if val != INFEASIBLE:
-                total = val + base_val
                 n_counted = cnt + base_cnt
                 bonus = 0
                 for b in range(n_b):
-                    c = combo[b]
+                    c = opt_x[b, 0]
                     if c == 0:
                         continue
-                    if opt_min[b, c - 1] >= 0 and n_counted - 1 < opt_min[b, c - 1]:
+                    if opt_min[b, c] >= 0 and n_counted - 1 < opt_min[b, c]:
                         ok = False
-                    bonus += opt_amt[b, c - 1]
-                if ok and n_counted > 0 and (total + bonus) * mult > best:
-                    best = (total + bonus) * mult
+                    bonus += opt_amt[b, c]
+                if ok and n_counted > 0 and (val + base_val + bonus) * mult > best:
+                    best = (val + base_val + bonus) * mult
                     for p in range(plen):
-                        out_counted[p] = False
+                        out_counted[p] = desig >= 0 and path[p] == desig
                     for i in range(m):
                         if counted[i]:
                             out_counted[pos[i]] = True
-                    if desig >= 0:
-                        for p in range(plen):
-                            if path[p] == desig:
-                                out_counted[p] = True
                     for b in range(n_bonus):
-                        c = combo[b]
-                        out_bonus[b] = 0 if c == 0 else opt_amt[b, c - 1] * mult
-        # next combination (mixed radix over bonuses; the token group never wraps to 0)
+                        c = opt_x[b, 0]
+                        out_bonus[b] = 0 if c == 0 else opt_amt[b, c] * mult
+        # next combination: mixed radix over bonuses; the token group never wraps to 0
         b = 0
         while b < n_b:
-            combo[b] += 1
-            if combo[b] <= n_opt[b]:
+            opt_x[b, 0] += 1
+            if opt_x[b, 0] <= opt_min[b, 0]:
                 break
-            combo[b] = 1 if (force_token and b == n_bonus) else 0
+            opt_x[b, 0] = 1 if (force_token and b == n_bonus) else 0
             b += 1
         if b == n_b:
             break
     return best
+
+
+@njit(cache=True)
+def _add_option(opt, b, amount, x, y, min_other):
+    """Append an option to bonus ``b`` (1-based slot; the count lives in ``opt[3, b, 0]``)."""
+    j = opt[3, b, 0] + 1
+    opt[3, b, 0] = j
+    opt[0, b, j] = amount
+    opt[1, b, j] = x
+    opt[2, b, j] = y
+    opt[3, b, j] = min_other

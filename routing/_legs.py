@@ -15,7 +15,9 @@ from numba import njit
 @njit(cache=True)
 def _grow(a, n):
     b = np.empty(max(2 * a.shape[0], n), dtype=a.dtype)
-    b[: a.shape[0]] = a
+    # an explicit loop: slice assignment drags numpy's shape-error formatting into the compile
+    for i in range(a.shape[0]):
+        b[i] = a[i]
     return b
 
 

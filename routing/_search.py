@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from ._compile import Compiled, compile_problem, train_params
+from ._compile import Compiled, compile_problem, option_buffer, train_params
 from ._enumerate import enumerate_routes
 from ._evaluate import evaluate
 from ._pack import pack
@@ -56,6 +56,7 @@ def _enumerate(c: Compiled, train, deadline: float, max_variants: int) -> _Route
         c.active, c.node_hex, legs.ptr, legs.end, legs.bits, legs.hex_bits, legs.hex_new,
         c.n_seg_words, c.hex_once,
         row_kinds, row_pay, row_visit, flags, c.token_counted, c.mcw_in, c.mcw_k,
+        option_buffer(c),
         c.forbid_a, c.forbid_b,
         c.ep_a, c.ep_b, c.ep_counted, c.sp_a, c.sp_b, c.sp_amount, c.sp_counted,
         c.et_amt, c.et_min_other,
@@ -203,6 +204,7 @@ def _route_result(c: Compiled, problem: Problem, slot: int, routes: _Routes, i: 
         c.ep_a, c.ep_b, c.ep_counted, c.sp_a, c.sp_b, c.sp_amount, c.sp_counted,
         c.et_amt, c.et_min_other, c.mcw_in, c.mcw_k, counted, bonus,
         np.empty(5 * len(stops) + 5, dtype=np.int64), np.empty(2 * len(stops) + 2, dtype=np.bool_),
+        option_buffer(c),
     )  # fmt: skip
     names = c.ep_names + c.sp_names + c.et_names
     bonuses: dict[str, int] = {}

@@ -19,7 +19,7 @@ from .problem import Problem
 from .rules import GroupScope
 from .trains import UNLIMITED, Train
 
-__all__ = ["Link", "TrainModel", "RouteSetModel", "live_graph", "build_model"]
+__all__ = ["Link", "TrainModel", "RouteSetModel", "live_graph", "build_model", "build_single"]
 
 _JUNCTION = int(NodeKind.JUNCTION)
 
@@ -635,10 +635,26 @@ class _Builder:
                 self.m.add(first.value >= second.value)
 
 
-def build_model(problem: Problem) -> RouteSetModel:
-    """Build the CP-SAT model of ``problem`` (see :mod:`routing.cpsat`)."""
+def build_model(problem: Problem, caps: dict[int, int] | None = None) -> RouteSetModel:
+    """Build the CP-SAT model of ``problem`` (see :mod:`routing.cpsat`).
+
+    ``caps`` maps a train index to a proven upper bound on its route value (before the
+    multiplier); it is added as a redundant constraint that tightens the relaxation.
+    """
     b = _Builder(problem)
     tms = [b.train(t, train) for t, train in enumerate(problem.trains)]
     objective = b.route_set(tms)
+    for t, cap in (caps or {}).items():
+        if tms[t].nodes:
+            b.m.add(tms[t].value <= cap)
     b.m.maximize(objective)
     return RouteSetModel(b.m, tms, objective)
+
+
+def build_single(problem: Problem, t: int) -> RouteSetModel:
+    """A relaxation for train ``t`` alone: its best route value (before the multiplier)
+    under the per-route rules, with the route-set rules dropped."""
+    b = _Builder(problem)
+    tm = b.train(t, problem.trains[t])
+    b.m.maximize(tm.value)
+    return RouteSetModel(b.m, [tm], tm.value)
