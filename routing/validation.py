@@ -92,8 +92,12 @@ def _check_route(
                 )
     stops = [n for n in nodes if kind[n] != NodeKind.JUNCTION]
     if problem.rules.hex_once:
-        seq = [int(net.node_hex[nodes[0]])] + [int(net.seg_hex[j]) for j in segs]
-        seq.append(int(net.node_hex[nodes[-1]]))
+        # stops sit in their hex; edge junctions sit between two and are skipped
+        seq = [int(net.node_hex[nodes[0]])]
+        for p, j in enumerate(segs):
+            seq.append(int(net.seg_hex[j]))
+            if kind[nodes[p + 1]] != NodeKind.JUNCTION:
+                seq.append(int(net.node_hex[nodes[p + 1]]))
         left: set[int] = set()
         prev = None
         for h in seq:
