@@ -1,4 +1,4 @@
-"""The ``eighteen`` command line: solve, validate and render positions.
+"""The ``eighteen`` command line: solve, validate and render positions, replay records.
 
 Every user error (bad file, bad JSON, impossible position, unknown example, illegal route)
 ends with a one-line message and exit status 1; set ``EIGHTEEN_DEBUG=1`` to see tracebacks of
@@ -292,6 +292,119 @@ def render(position, example, with_routes, time_limit, output) -> None:
     )
     Path(output).write_text(svg, encoding="utf-8")
     click.echo(f"wrote {output}")
+
+
+def _turn_note(turn) -> str:
+    """Why a turn needs a footnote (routes rejected, revenues differ, optimum unproven)."""
+    notes = []
+    if turn.error:
+        notes.append(turn.error)
+    if turn.relaxed is not None:
+        notes.append(f"without that rulebook restriction the routes score {turn.relaxed}")
+    if turn.scored is not None and not turn.matches:
+        notes.append(f"our route revenues {turn.scored_routes} != stored {turn.declared_routes}")
+    if turn.optimum is not None and not turn.optimal:
+        notes.append(f"optimum not proven (bound {turn.bound})")
+    return "; ".join(notes)
+
+
+def _turn_row(turn, footnote: str) -> list[str]:
+    def num(v) -> str:
+        return "-" if v is None else str(v)
+
+    gap = turn.gap
+    return [
+        str(turn.action_id),
+        turn.company,
+        turn.phase,
+        " ".join(turn.trains),
+        num(turn.declared),
+        num(turn.scored),
+        num(turn.optimum),
+        "-" if gap is None else (f"[bold]{gap:+d}[/bold]" if gap > 0 else f"{gap:+d}"),
+        f"{turn.seconds:.2f}",
+        footnote,
+    ]
+
+
+@cli.command()
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option(
+    "--report", "report_path", type=click.Path(dir_okay=False), help="Write a JSON report."
+)
+@click.option(
+    "--export-positions",
+    "export_dir",
+    type=click.Path(file_okay=False),
+    help="Write every position as a position file into DIR.",
+)
+@click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds a solve.")
+@click.option("--lenient", is_flag=True, help="Apply actions the rules forbid instead of stopping.")
+def replay(record, report_path, export_dir, time_limit, lenient) -> None:
+    """Replay an 18xx.games game export and score every operating turn."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.table import Table
+
+    from . import replay as rp
+
+    console = Console(soft_wrap=True)
+    loaded = rp.load_record(record)
+    err = Console(stderr=True)
+    progress = Progress(
+        TextColumn("replaying {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task(loaded.name, total=max(len(loaded.actions), 1))
+        report = rp.replay(
+            loaded,
+            time_limit=time_limit,
+            strict=not lenient,
+            progress=lambda done, total: progress.update(task, completed=done, total=total),
+        )
+    table = Table(title=f"{report.record} ({report.title}): operating turns")
+    for col, just in (
+        ("action", "right"),
+        ("company", "left"),
+        ("phase", "left"),
+        ("trains", "left"),
+        ("declared", "right"),
+        ("ours", "right"),
+        ("optimum", "right"),
+        ("gap", "right"),
+        ("s", "right"),
+        ("see", "left"),
+    ):
+        table.add_column(col, justify=just)
+    footnotes = []
+    for turn in report.turns:
+        note = _turn_note(turn)
+        if note:
+            footnotes.append(f"[{len(footnotes) + 1}] action {turn.action_id}: {note}")
+        table.add_row(*_turn_row(turn, f"[{len(footnotes)}]" if note else ""))
+    console.print(table)
+    for line in footnotes:
+        console.print(line, markup=False)
+    s = report.summary
+    console.print(
+        f"positions {s['positions']}  optimum beat the declared revenue in "
+        f"{s['optimum_beats_declared']}  revenue left on the table {s['revenue_left_on_table']}"
+        f"  declared routes not validated {s['declared_not_validated']}  revenue mismatches "
+        f"{s['revenue_mismatches']}  time {s['seconds']:.2f} s"
+    )
+    for note in report.notes:
+        console.print(f"note: {note}")
+    if report_path:
+        rp.write_json_atomic(report_path, json.dumps(report.to_dict(), indent=2) + "\n")
+        console.print(f"wrote {report_path}")
+    if export_dir:
+        written = rp.export_positions(report, export_dir)
+        console.print(f"wrote {len(written)} positions to {export_dir}")
 
 
 def main(argv: list[str] | None = None) -> None:

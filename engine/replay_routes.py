@@ -1,0 +1,236 @@
+"""Declared 18xx.games routes -> node sequences of the engine's network, and problems fast.
+
+A recorded ``run_routes`` route lists ``connections``: one list of hex ids per stretch of
+track from one stop to the next (the *chain*; tobymao/18xx @111f7f69 ``route.rb``
+``chain_id``: one hex per track path, a path through an already seen junction skipped, or
+``"HEX a.b"`` for a path inside one tile between its nodes ``a`` and ``b``).  Chains keep
+their own direction, so consecutive chains share one stop at either end.  Some records also
+keep ``nodes`` (``"D6-2"``: hex and part index of each stop) and per-route ``revenue``.
+
+:func:`declared_routes` walks the engine's network along each chain's hexes to find the
+stops and the junctions between them; the results go to :func:`routing.validate`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import routing
+from routing import NodeKind
+
+from .network_build import build_network
+from .position import Position
+from .replay_record import ReplayError
+from .title import RouteView, Title, _apply, phase_of
+
+__all__ = ["DeclaredRoute", "fast_problem", "declared_routes"]
+
+#: Give up on a route whose chains could be read in more ways than this.
+_MAX_READINGS = 64
+
+
+@dataclass
+class DeclaredRoute:
+    """One recorded route read onto the network.
+
+    ``readings`` are candidate ``(nodes, segments)`` paths (junctions included), best
+    first; usually one.
+    """
+
+    train_id: str
+    train_index: int
+    readings: list[tuple[list[int], list[int]]]
+    recorded: int | None
+    stops: int
+
+
+def fast_problem(title: Title, position: Position, board) -> tuple[routing.Problem, RouteView]:
+    """:func:`engine.title.build_problem` on a board that already carries the tiles.
+
+    The replay keeps one board and lays tiles as the game goes, so rebuilding the map from
+    the title data for every position (what ``build_problem`` does) is skipped; the rest is
+    the same sequence: base network, the title hook, its overrides, the problem.  The
+    position itself is checked by the replay (tile lays, tokens) and by the title's
+    ``check_position`` hook here.
+    """
+    if title.check_position is not None:
+        title.check_position(position, board)
+    phase = phase_of(title.data, position.phase)
+    base = build_network(
+        board, list(phase.get("tiles", [])), position.tokens_by_city(), position.company
+    )
+    view = RouteView(title, position, board, base)
+    spec = title.route_spec(view)
+    view.spec = spec
+    network = spec.network if spec.network is not None else view.network
+    if network is not view.base.network:
+        names = view.base.network.node_names
+        if network.node_names[: len(names)] != names:
+            raise ValueError(f"title {title.id}: the hook's network must keep the base nodes first")
+    network = _apply(network, spec)
+    problem = routing.Problem(
+        network,
+        tuple(spec.trains),
+        spec.rules,
+        label=f"{position.title} {position.company} phase {position.phase}",
+    )
+    return problem, view
+
+
+class _Walker:
+    """Chains of one network: junction-only paths between stops along given hexes."""
+
+    def __init__(self, view: RouteView, network: routing.Network) -> None:
+        self.view = view
+        self.net = network
+        self.adj: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
+        for j in range(network.n_segments):
+            u, v = int(network.seg_u[j]), int(network.seg_v[j])
+            su, sv = int(network.seg_side_u[j]), int(network.seg_side_v[j])
+            self.adj[u].append((j, v, su, sv))
+            self.adj[v].append((j, u, sv, su))
+        self.hex_index = {h: i for i, h in enumerate(network.hex_names)}
+
+    def stops_of(self, hex_: str, allowed: set[int] | None) -> list[int]:
+        if hex_ not in self.view.board:
+            raise ReplayError(f"hex {hex_!r} is not on the map")
+        stops = self.view.stop_nodes(hex_)
+        if allowed is not None:
+            stops = [n for n in stops if n in allowed] or stops
+        return stops
+
+    def chains(self, hexes: list[str], allowed: set[int] | None) -> list[tuple]:
+        """``(start, end, nodes, segments)`` for every junction-only path from a stop of
+        ``hexes[0]`` to a stop of ``hexes[-1]`` whose track runs through exactly ``hexes``."""
+        seq = [h for k, h in enumerate(hexes) if k == 0 or h != hexes[k - 1]]
+        want = [self.hex_index.get(h, -1) for h in seq]
+        if -1 in want:
+            return []
+        ends = set(self.stops_of(seq[-1], allowed))
+        out: list[tuple] = []
+        net = self.net
+        for start in self.stops_of(seq[0], allowed):
+            # depth-first: (node, position in seq, side we entered by, nodes, segments)
+            stack = [(start, 0, None, [start], [])]
+            while stack:
+                node, pos, side_in, path, segs = stack.pop()
+                for seg, other, my_side, other_side in self.adj[node]:
+                    h = int(net.seg_hex[seg])
+                    if h == want[pos]:
+                        npos = pos
+                    elif pos + 1 < len(want) and h == want[pos + 1]:
+                        npos = pos + 1
+                    else:
+                        continue
+                    if node != start and my_side == side_in:
+                        continue  # no reversing at a junction
+                    if other in path:
+                        continue
+                    if net.node_kind[other] != NodeKind.JUNCTION:
+                        if npos == len(want) - 1 and other in ends and other != start:
+                            out.append((start, other, path + [other], segs + [seg]))
+                        continue
+                    stack.append((other, npos, other_side, path + [other], segs + [seg]))
+        return out
+
+    def direct(self, a: int, b: int) -> list[tuple]:
+        """Paths of one segment between two nodes of a tile (``"HEX a.b"`` chains)."""
+        return [(a, b, [a, b], [seg]) for seg, other, _, _ in self.adj[a] if other == b]
+
+
+def _chain_options(walker: _Walker, node_of, hexes: list, allowed) -> list:
+    """Chains for one connection; ``"HEX a.b"`` names a path between two nodes of a tile."""
+    if len(hexes) == 1 and " " in str(hexes[0]):
+        hex_, pair = str(hexes[0]).split(" ", 1)
+        a, b = (int(x) for x in pair.split("."))
+        return walker.direct(node_of(hex_, a), node_of(hex_, b))
+    return walker.chains([str(h).split(" ")[0] for h in hexes], allowed)
+
+
+def declared_routes(
+    state, sym: str, view: RouteView, problem: routing.Problem, action: dict
+) -> list[DeclaredRoute]:
+    """Read the routes of a ``run_routes`` action onto ``problem``'s network.
+
+    Raises
+    ------
+    ReplayError
+        A train the company does not own, or a chain with no matching track.
+    """
+    walker = _Walker(view, problem.network)
+    trains = state.trains_of(sym)
+    index_of = {t.id: i for i, t in enumerate(trains)}
+
+    def node_of(hex_: str, part: int) -> int:
+        kind, index = state.resolve_node(hex_, part)
+        return view.base.index[(hex_, kind, index)]
+
+    out = []
+    for r_i, route in enumerate(action.get("routes") or []):
+        where = f"route {r_i + 1} (train {route.get('train')})"
+        train_id = str(route.get("train"))
+        if train_id not in index_of:
+            owned = ", ".join(index_of) or "none"
+            raise ReplayError(f"{where}: {sym} does not own train {train_id} (owns {owned})")
+        conns = route.get("connections") or []
+        if not conns:
+            continue
+        allowed = None
+        if route.get("nodes"):
+            allowed = set()
+            for sig in route["nodes"]:
+                hex_, _, part = str(sig).rpartition("-")
+                try:
+                    allowed.add(node_of(hex_, int(part)))
+                except (KeyError, ReplayError, ValueError):
+                    continue
+        options = []
+        for hexes in conns:
+            opts = _chain_options(walker, node_of, list(hexes), allowed)
+            if not opts:
+                raise ReplayError(
+                    f"{where}: no track on the board joins stops along {'-'.join(map(str, hexes))}"
+                )
+            options.append(opts)
+        readings = _orient(options)
+        if not readings:
+            raise ReplayError(f"{where}: its chains do not join into one route")
+        if allowed:
+            readings.sort(key=lambda r: sum(1 for n in r[0] if n in allowed), reverse=True)
+        stops = sum(1 for n in readings[0][0] if problem.network.node_kind[n] != NodeKind.JUNCTION)
+        out.append(
+            DeclaredRoute(train_id, index_of[train_id], readings, route.get("revenue"), stops)
+        )
+    return out
+
+
+def _orient(options: list[list[tuple]]) -> list[tuple[list[int], list[int]]]:
+    """``(nodes, segments)`` paths joining the chains in order, each in either direction."""
+    results: list[tuple[list[int], list[int]]] = []
+
+    def extend(i: int, nodes: list[int], segs: list[int]) -> None:
+        if len(results) >= _MAX_READINGS:
+            return
+        if i == len(options):
+            if len(set(nodes)) == len(nodes):
+                results.append((nodes, segs))
+            return
+        for a, b, p, q in options[i]:
+            if i == 0:
+                extend(1, list(p), list(q))
+                extend(1, p[::-1], q[::-1])
+            elif nodes[-1] == a:
+                extend(i + 1, nodes + p[1:], segs + q)
+            elif nodes[-1] == b:
+                extend(i + 1, nodes + p[::-1][1:], segs + q[::-1])
+
+    extend(0, [], [])
+    seen = set()
+    unique = []
+    for nodes, segs in results:
+        key = (tuple(nodes), tuple(segs))
+        if key not in seen:
+            seen.add(key)
+            unique.append((nodes, segs))
+    return unique
