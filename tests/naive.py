@@ -115,8 +115,14 @@ def _reentered_hex(hexes, exempt: frozenset[int]) -> int | None:
 
 
 def _hex_sequence(ctx: _Context, nodes, segments) -> list[int]:
-    """Contract item 11: hex of ``v0``, each segment's hex in order, hex of ``vk``."""
-    return [ctx.node_hex[nodes[0]], *(ctx.seg_hex[s] for s in segments), ctx.node_hex[nodes[-1]]]
+    """Contract item 11: walking from ``v0`` to ``vk``, the hex of every stop and of every
+    segment in order; junctions are skipped."""
+    out = [ctx.node_hex[nodes[0]]]
+    for s, n in zip(segments, nodes[1:], strict=True):
+        out.append(ctx.seg_hex[s])
+        if ctx.is_stop(n):
+            out.append(ctx.node_hex[n])
+    return out
 
 
 def _structure_error(ctx: _Context, nodes, segments) -> str | None:
@@ -349,8 +355,8 @@ def _enumerate_paths(ctx: _Context) -> list[tuple[tuple[int, ...], tuple[int, ..
     A path and its reverse score the same (every rule is symmetric in the two ends), so only
     the orientation with ``v0 < vk`` is kept.  Paths visiting two nodes of a group are not
     extended: no extension can make such a path valid again.  Nor are paths whose hex
-    sequence without its last element (hex of ``v0``, then the segments' hexes) re-enters a
-    hex under ``hex_once``: that is a prefix of the hex sequence of every extension.
+    sequence re-enters a hex under ``hex_once``: a path's hex sequence is a prefix of the
+    hex sequence of every extension.
     """
     hex_once, exempt = ctx.rules.hex_once, ctx.rules.hex_once_exempt
     g = ctx.problem.network.to_networkx()
@@ -364,7 +370,7 @@ def _enumerate_paths(ctx: _Context) -> list[tuple[tuple[int, ...], tuple[int, ..
 
     def extend(nodes: list[int], segs: list[int], side_in: int, groups: set[int]) -> None:
         x = nodes[-1]
-        prefix = [ctx.node_hex[nodes[0]], *(ctx.seg_hex[s] for s in segs)] if hex_once else []
+        prefix = _hex_sequence(ctx, nodes, segs) if hex_once else []
         for y, seg, side_x, _side_y in adj[x]:
             if y in nodes:
                 continue
@@ -373,17 +379,17 @@ def _enumerate_paths(ctx: _Context) -> list[tuple[tuple[int, ...], tuple[int, ..
             gy = ctx.group[y]
             if gy >= 0 and gy in groups:
                 continue
-            may_end = True
             if hex_once:
                 seq = [*prefix, ctx.seg_hex[seg]]
+                if ctx.is_stop(y):
+                    seq.append(ctx.node_hex[y])
                 if _reentered_hex(seq, exempt) is not None:
                     continue
-                may_end = _reentered_hex([*seq, ctx.node_hex[y]], exempt) is None
             nodes.append(y)
             segs.append(seg)
             if gy >= 0:
                 groups.add(gy)
-            if ctx.is_stop(y) and nodes[0] < y and may_end:
+            if ctx.is_stop(y) and nodes[0] < y:
                 paths.append((tuple(nodes), tuple(segs)))
             if not ctx.terminal[y]:
                 extend(nodes, segs, ctx.side(seg, y), groups)

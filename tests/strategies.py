@@ -9,13 +9,17 @@ Coverage, by design:
 * :func:`networks`: every :class:`~routing.NodeKind`; junctions with Lawson-style unique side
   labels, hex-edge style two-label sides and random labels from a small set; parallel
   segments; terminal stops (offboards and tokened-out cities); route-scoped groups; nodes
-  sharing a hex (two-city hexes) and track-only hexes.
+  sharing a hex (two-city hexes) and track-only hexes; with ``hex_reentry``, hexes a route
+  can leave and re-enter (crossover tiles, track through a city's tile).
 * :func:`trains`: N, N/M, N+n, express, unlimited (D), goods, fully custom rows (up to three
   rows, arbitrary skip / end-kind / designated masks, ``min_stops`` 1-3), each optionally
   doubled (``multiplier=2``) or run twice (``runs=2``).
 * :func:`rules_for`: token nodes, node bonuses, group scopes ``route`` and ``set``, forbidden
   end pairs, end-pair bonuses (counted or not), set-pair bonuses (counted or not), end-token
   bonuses, longest-route bonuses, bonus routes and must-visit nodes.
+* :func:`problems` also plans ``token_counted``, ``designated_keys``, ``hex_once`` (with
+  exempt hexes) and ``min_counted_with`` (see :data:`EXTRA_CHANCES`), each with trains or a
+  network it can bind on.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from routing import (
     kind_mask,
 )
 
-__all__ = ["networks", "trains", "rules_for", "problems", "STOP_KIND_LIST"]
+__all__ = ["networks", "trains", "rules_for", "problems", "STOP_KIND_LIST", "EXTRA_CHANCES"]
 
 STOP_KIND_LIST = [NodeKind.CITY, NodeKind.TOWN, NodeKind.OFFBOARD, NodeKind.PORT, NodeKind.MINE]
 
@@ -145,7 +149,7 @@ def networks(
     # Hexes: each node opens its own hex, then a few nodes join an earlier node's hex
     # (two-city hexes, a town beside a city, a junction inside a city hex).
     node_hex = list(range(n))
-    joins = draw(_hex_joins(n, 1, n // 2 + 1) if hex_reentry else _hex_joins(n, 0, 3))
+    joins = draw(_hex_joins(n, 2, n // 2 + 2) if hex_reentry else _hex_joins(n, 0, 3))
     for i, j in joins:
         node_hex[i] = node_hex[min(j, i - 1)]
     n_hex = n
@@ -189,7 +193,7 @@ def networks(
     if hex_reentry:
         # Per segment, one more choice: 0 keeps the choice above, 1 puts the segment in the
         # hex of a node it may not touch (``through``), 2 reuses the previous plain hex.
-        reentry = draw(st.lists(st.sampled_from([0, 0, 1, 2]), min_size=m, max_size=m))
+        reentry = draw(st.lists(st.sampled_from([0, 1, 1, 2]), min_size=m, max_size=m))
         through = draw(st.lists(_ints(0, n - 1), min_size=m, max_size=m))
 
     def side(node: int, seg: int, end: int) -> int:
@@ -285,6 +289,16 @@ def trains(draw, kinds=tuple(_TRAIN_KINDS)) -> Train:
     if kind != "custom" and _chance(draw, 10):
         train = train.with_(min_stops=draw(st.sampled_from([1, 3])))
     return train
+
+
+def _skipping_train(draw, kinds) -> Train:
+    """A short N/M or express train (``kinds``), which leaves stops uncounted on the small
+    networks: the train ``token_counted`` binds for."""
+    pay = draw(_ints(1, 3))
+    if draw(st.sampled_from(kinds)) == "n_m":
+        visit = pay + draw(_ints(1, 3))
+        return Train.n_m(f"{pay}/{visit}", pay, visit)
+    return Train.express(f"{pay}E", pay)
 
 
 def _custom_train(draw) -> Train:
@@ -472,7 +486,7 @@ def _designated_keys(draw, network: Network, designated_kind: int) -> dict[int, 
 
 def _hex_once_exempt(draw, network: Network) -> frozenset[int]:
     """Sometimes one or two exempt hexes, chosen among those a route could re-enter (hexes
-    holding two or more nodes and segments); usually none."""
+    holding at least two nodes and segments in all); usually none."""
     if not _chance(draw, 40):
         return frozenset()
     users = [0] * network.n_hexes
@@ -536,7 +550,7 @@ def problems(
     extras = _draw_extras(draw)
     ts = []
     if TOKEN_COUNTED in extras and {"n_m", "express"} & set(train_kinds):
-        ts.append(draw(trains(tuple(k for k in ("n_m", "express") if k in train_kinds))))
+        ts.append(_skipping_train(draw, [k for k in ("n_m", "express") if k in train_kinds]))
     if DESIGNATED_KEYS in extras and "goods" in train_kinds:
         ts += [draw(trains(("goods",))) for _ in range(2)]
     ts = ts[:hi]

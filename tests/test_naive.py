@@ -2,7 +2,9 @@
 
 Every expected number is worked out in a comment from the contract, never from a solver.
 The property tests at the end only check that the oracle runs on generated problems and
-agrees with itself (its total, its own route-set scoring, pruning on/off, JSON round trip).
+agrees with itself (its total, its own route-set scoring, pruning on/off, JSON round trip)
+and with the contract spelled out literally where it takes shortcuts (counting, counted-set
+rules, hex-once runs and pruning).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from routing import (
     Rules,
     SetPairBonus,
     Train,
+    kind_mask,
 )
 from tests.naive import (
     _SKIP,
@@ -33,13 +36,15 @@ from tests.naive import (
     _counted_sets,
     _enumerate_paths,
     _maximal,
+    _reentered_hex,
     _structure_error,
+    _train_error,
     naive_route_value,
     naive_solve,
     naive_total,
 )
 from tests.problem_io import problem_from_json, problem_to_json
-from tests.strategies import STOP_KIND_LIST, problems, trains
+from tests.strategies import STOP_KIND_LIST, networks, problems, trains
 
 C, T, O, P, M = NodeKind.CITY, NodeKind.TOWN, NodeKind.OFFBOARD, NodeKind.PORT, NodeKind.MINE
 
@@ -398,6 +403,248 @@ def test_end_token_bonus_needs_other_counted_stops():
     assert solve_total(net, [Train.n("3", 3)], rules) == 50  # A-B-C: 30 + 20
 
 
+# --------------------------------------------------------------------------------- token counted
+def test_token_counted_binds_for_trains_that_may_leave_the_token_uncounted():
+    # Token on A in A(10)-B(50)-C(40).
+    net = line(10, 50, 40)
+    off = Rules.make(token_nodes=[0])
+    on = Rules.make(token_nodes=[0], token_counted=True)
+    # 2/3 without the rule: A-B-C counts B+C = 90 (visiting A is enough).  With it, A must
+    # count: A-B-C counts A+B = 60 (A+C = 50), A-B also 60; B-C visits no token.  60.
+    assert solve_total(net, [Train.n_m("2/3", 2, 3)], off) == 90
+    assert solve_total(net, [Train.n_m("2/3", 2, 3)], on) == 60
+    # 1E: A-B-C counts B = 50 without the rule; with it the one counted stop must be A: 10.
+    assert solve_total(net, [Train.express("1E", 1)], off) == 50
+    problem = Problem(net, (Train.express("1E", 1),), on)
+    assert naive_route_value(problem, 0, [0, 1, 2], [0, 1])[:3] == (10, (0,), None)
+
+
+def test_token_counted_does_not_bind_when_every_stop_counts_or_without_tokens():
+    net = line(10, 50, 40)
+    # A 3-train counts A, B and C anyway: 100 with or without the rule.
+    for rules in (Rules.make(token_nodes=[0]), Rules.make(token_nodes=[0], token_counted=True)):
+        assert solve_total(net, [Train.n("3", 3)], rules) == 100
+    # token_nodes None: no token rule at all, counted or not: 2/3 on A-B-C counts B+C = 90.
+    assert solve_total(net, [Train.n_m("2/3", 2, 3)], Rules.make(token_counted=True)) == 90
+
+
+def test_token_counted_token_the_train_can_only_skip():
+    # A(50)-T(10, town, token)-B(40); the train counts cities only and skips towns.
+    # Without the rule A-T-B counts A+B = 90 (T is visited).  With it T must be counted,
+    # which this train never does, and every route must visit T: no route runs, 0.
+    net = line(50, (T, 10), 40)
+    train = Train.n("2", 2, kinds=kind_mask(C), skip=kind_mask(T))
+    assert solve_total(net, [train], Rules.make(token_nodes=[1])) == 90
+    on = Rules.make(token_nodes=[1], token_counted=True)
+    assert solve_total(net, [train], on) == 0
+    with pytest.raises(ValueError, match="token counted"):
+        naive_total(Problem(net, (train,), on), [(0, [0, 1, 2], [0, 1])])
+
+
+def test_token_counted_designated_node_is_counted():
+    # P(20, port)-M1(50, mine)-M2(30, mine, token), one 1G (ends at a port, scores one mine;
+    # the port counts in its own row).  P-M1 visits no token.  P-M1-M2:
+    #   without the rule it designates M1: 20 + 50 = 70;
+    #   with it, designating M1 leaves the token M2 uncounted; designating M2: 20 + 30 = 50.
+    net = line((P, 20), (M, 50), (M, 30))
+    goods = (Train.goods("1G", 1),)
+    assert solve_total(net, goods, Rules.make(token_nodes=[2])) == 70
+    problem = Problem(net, goods, Rules.make(token_nodes=[2], token_counted=True))
+    assert naive_route_value(problem, 0, [0, 1, 2], [0, 1])[:3] == (50, (0, 2), 2)
+    assert naive_solve(problem).total == 50
+
+
+# --------------------------------------------------------------------------------- designated keys
+def _two_ports_two_mines():
+    """P1(20), P2(20) ports; M1(50), M2(10) mines; segments P1-M1, P2-M1, P2-M2."""
+    b = NetworkBuilder()
+    p1 = b.add_stop(P, 20, hex="p1")
+    p2 = b.add_stop(P, 20, hex="p2")
+    m1 = b.add_stop(M, 50, hex="m1")
+    m2 = b.add_stop(M, 10, hex="m2")
+    segs = b.add_segment(p1, m1), b.add_segment(p2, m1), b.add_segment(p2, m2)
+    return b.build(), (p1, p2, m1, m2), segs
+
+
+def test_designated_keys_make_two_mines_one():
+    # Two 1G trains; goods routes (see test_goods_trains_score_distinct_mines):
+    #   P1-M1 70, P2-M1 70, P2-M2 30, P1-M1-P2 90 (M1), P1-M1-P2-M2 90 (M1) or 50 (M2).
+    # Without keys: P1-M1-P2 + P2-M2 = 120.  With M1 and M2 under one key only one of them
+    # may be designated in the whole set, and every goods route designates one: a single
+    # train runs, best 90.
+    net, (p1, p2, m1, m2), (s0, s1, s2) = _two_ports_two_mines()
+    goods = (Train.goods("1G", 1), Train.goods("1G", 1))
+    assert solve_total(net, goods) == 120
+    keyed = Rules.make(designated_keys={m1: m1, m2: m1})
+    assert solve_total(net, goods, keyed) == 90
+    declared = [(0, [p1, m1, p2], [s0, s1]), (1, [p2, m2], [s2])]
+    assert naive_total(Problem(net, goods), declared) == 120
+    with pytest.raises(ValueError, match="designated keys"):
+        naive_total(Problem(net, goods, keyed), declared)
+
+
+def test_designated_keys_that_differ_do_not_bind():
+    # Same network and trains.  M1 and M2 under different keys, or only M1 keyed (M2 is its
+    # own key): nothing is shared, so the best set is still 90 + 30 = 120.
+    net, (_, _, m1, m2), _ = _two_ports_two_mines()
+    goods = [Train.goods("1G", 1), Train.goods("1G", 1)]
+    assert solve_total(net, goods, Rules.make(designated_keys={m1: m1, m2: m2})) == 120
+    assert solve_total(net, goods, Rules.make(designated_keys={m1: 7})) == 120
+
+
+# --------------------------------------------------------------------------------- hex once
+def _two_city_hex(hex_ax="X", hex_xc="X", hex_x="X"):
+    """A(30, hex H) -[hex_ax]- X(10, town, hex_x) -[hex_xc]- C(40, hex H)."""
+    b = NetworkBuilder()
+    a = b.add_stop(C, 30, hex="H")
+    x = b.add_stop(T, 10, hex=hex_x)
+    c = b.add_stop(C, 40, hex="H")
+    b.add_segment(a, x, hex=hex_ax)
+    b.add_segment(x, c, hex=hex_xc)
+    return b.build()
+
+
+def test_hex_once_forbids_coming_back_to_a_hex():
+    # A-X-C has the hex sequence H (A), X, X (X), X, H (C): runs H, X, H, so H is re-entered.
+    # 3-train: 80 without the rule; with it A-X (H, X, X) = 40 and X-C = 50: 50.
+    net = _two_city_hex()
+    three = (Train.n("3", 3),)
+    on = Rules.make(hex_once=True)
+    assert solve_total(net, three) == 80
+    assert solve_total(net, three, on) == 50
+    # Exempting H lifts it (80); exempting X does not (50).
+    for exempt, expected in (("H", 80), ("X", 50)):
+        rules = Rules.make(hex_once=True, hex_once_exempt=[net.hex_names.index(exempt)])
+        assert solve_total(net, three, rules) == expected
+    with pytest.raises(ValueError, match="hex once"):
+        naive_total(Problem(net, three, on), [(0, [0, 1, 2], [0, 1])])
+
+
+def test_hex_once_does_not_bind_without_a_return():
+    on = Rules.make(hex_once=True)
+    # Town and both segments in H as well: H, H, H, H, H is one run: A-X-C = 80 is legal.
+    assert solve_total(_two_city_hex("H", "H", "H"), [Train.n("3", 3)], on) == 80
+    # The line helper puts segment i in node i's hex: A-B-C gives h0, h0, h1, h1, h2, no
+    # return: 10+20+30 = 60.
+    assert solve_total(line(10, 20, 30), [Train.n("3", 3)], on) == 60
+
+
+def test_hex_once_counts_intermediate_stops_but_skips_junctions():
+    # A(10, a) -[a]- B(20, town, hex b) -[a]- C(30, c): a, a, b, a, c re-enters a, so A-B-C
+    # is out; A-B (a, a, b) = 30 and B-C (b, a, c) = 50 are fine.  3-train: 50, 60 freely.
+    b = NetworkBuilder()
+    a, bb, c = b.add_stop(C, 10, hex="a"), b.add_stop(T, 20, hex="b"), b.add_stop(C, 30, hex="c")
+    b.add_segment(a, bb, hex="a")
+    b.add_segment(bb, c, hex="a")
+    net = b.build()
+    assert solve_total(net, [Train.n("3", 3)]) == 60
+    assert solve_total(net, [Train.n("3", 3)], Rules.make(hex_once=True)) == 50
+    # Same shape with a junction J (hex j) for B: a, a, a, c (the junction's hex is not in
+    # the sequence): A-J-C is legal, 2-train 10+30 = 40.
+    b = NetworkBuilder()
+    a, j, c = b.add_stop(C, 10, hex="a"), b.add_junction(hex="j"), b.add_stop(C, 30, hex="c")
+    b.add_segment(a, j, hex="a")
+    b.add_segment(j, c, hex="a")
+    assert solve_total(b.build(), [Train.n("2", 2)], Rules.make(hex_once=True)) == 40
+
+
+def test_hex_once_walks_the_chosen_parallel_segment():
+    # A(30, H)-X(10, town, X)-C(40, hex C) with two parallel A-X segments, s0 in X and s1 in
+    # C, and X-C (s2) in X.  Over s0: H, X, X, X, C is fine; over s1: H, C, X, X, C re-enters
+    # C.  A-X-C over s0: 80.
+    b = NetworkBuilder()
+    a = b.add_stop(C, 30, hex="H")
+    x = b.add_stop(T, 10, hex="X")
+    c = b.add_stop(C, 40, hex="C")
+    s0 = b.add_segment(a, x, hex="X")
+    s1 = b.add_segment(a, x, hex="C")
+    s2 = b.add_segment(x, c, hex="X")
+    problem = Problem(b.build(), (Train.n("3", 3),), Rules.make(hex_once=True))
+    assert naive_total(problem, [(0, [a, x, c], [s0, s2])]) == 80
+    with pytest.raises(ValueError, match="hex once"):
+        naive_total(problem, [(0, [a, x, c], [s1, s2])])
+    sol = naive_solve(problem)
+    assert sol.total == 80 and sol.routes[0].segments == (s0, s2)
+
+
+def test_hex_once_exempt_hex_still_separates_runs():
+    # A(10, a) -[e]- J(junction, hex e) -[a]- C(30, c): the sequence is a, e, a, c.  An
+    # exempt hex is exempt from the rule, not removed from the sequence: with e exempt, a is
+    # still left and re-entered, so the only route A-J-C is out: 0.  Exempting a: 40.
+    b = NetworkBuilder()
+    a, j, c = b.add_stop(C, 10, hex="a"), b.add_junction(hex="e"), b.add_stop(C, 30, hex="c")
+    b.add_segment(a, j, hex="e")
+    b.add_segment(j, c, hex="a")
+    net = b.build()
+    assert solve_total(net, [Train.n("2", 2)]) == 40
+    for exempt, expected in ((None, 0), ("e", 0), ("a", 40)):
+        ids = [] if exempt is None else [net.hex_names.index(exempt)]
+        rules = Rules.make(hex_once=True, hex_once_exempt=ids)
+        assert solve_total(net, [Train.n("2", 2)], rules) == expected
+
+
+# --------------------------------------------------------------------------------- min counted with
+def test_min_counted_with_port_needs_two_other_stops():
+    # P(30, port)-A(20)-B(10) and "a route visiting P counts 2 stops outside {P}".
+    net = line((P, 30), 20, 10)
+    rules = Rules.make(min_counted_with=[([0], 2)])
+    # 2-train: P-A would count {P, A}: 1 stop outside {P}, invalid.  A-B = 30.  (50 freely.)
+    assert solve_total(net, [Train.n("2", 2)]) == 50
+    assert solve_total(net, [Train.n("2", 2)], rules) == 30
+    # 2/3: P-A-B visits P even if P is not counted.  {P, A} (50) and {P, B} (40) have one
+    # stop outside {P}; {A, B} = 30 has two.  So 30 (80 - 30 = 50 freely: P+A).
+    assert solve_total(net, [Train.n_m("2/3", 2, 3)]) == 50
+    problem = Problem(net, (Train.n_m("2/3", 2, 3),), rules)
+    assert naive_route_value(problem, 0, [0, 1, 2], [0, 1])[:2] == (30, (1, 2))
+    with pytest.raises(ValueError, match=r"min counted with\[0\]"):
+        naive_total(Problem(net, (Train.n("2", 2),), rules), [(0, [0, 1], [0])])
+
+
+def test_min_counted_with_does_not_bind_on_long_enough_routes():
+    net = line((P, 30), 20, 10)
+    # 3-train: P-A-B counts {A, B} outside {P}: 2 >= 2, legal: 60 as without the rule.
+    assert solve_total(net, [Train.n("3", 3)], Rules.make(min_counted_with=[([0], 2)])) == 60
+    # k = 0 never binds: the 2-train keeps P-A = 50.
+    assert solve_total(net, [Train.n("2", 2)], Rules.make(min_counted_with=[([0], 0)])) == 50
+
+
+def test_min_counted_with_counts_outside_the_whole_set():
+    # S = {P, A}, k = 1, on P(30)-A(20)-B(10).  P-A: C \ S is empty, invalid; P-A-B with a
+    # 3-train: C \ S = {B}, legal: 60.  A second entry ({B}, 3) then forbids every route
+    # visiting B (a 3-stop route counts at most 2 stops outside {B}).  P-A fails entry 0,
+    # A-B and P-A-B fail entry 1: nothing runs, 0.
+    net = line((P, 30), 20, 10)
+    one = Rules.make(min_counted_with=[([0, 1], 1)])
+    assert solve_total(net, [Train.n("3", 3)], one) == 60
+    assert naive_route_value(Problem(net, (Train.n("3", 3),), one), 0, [0, 1], [0]) is None
+    two = Rules.make(min_counted_with=[([0, 1], 1), ([2], 3)])
+    problem = Problem(net, (Train.n("3", 3),), two)
+    assert naive_solve(problem).total == 0
+    with pytest.raises(ValueError, match=r"min counted with\[1\]"):
+        naive_total(problem, [(0, [0, 1, 2], [0, 1])])
+
+
+# --------------------------------------------------------------------------------- JSON
+def test_json_round_trip_keeps_the_new_rules_and_reads_old_files():
+    net, (p1, p2, m1, m2), _ = _two_ports_two_mines()
+    rules = Rules.make(
+        token_nodes=[p1],
+        token_counted=True,
+        designated_keys={m1: m1, m2: m1},
+        hex_once=True,
+        hex_once_exempt=[0, 2],
+        min_counted_with=[([p1, p2], 2), ([m2], 1)],
+    )
+    problem = Problem(net, (Train.goods("1G", 1),), rules)
+    data = json.loads(json.dumps(problem_to_json(problem)))
+    assert problem_from_json(data).rules == rules
+    # A reproducer written before these rules existed loads with all of them off.
+    for key in ("token_counted", "designated_keys", "hex_once", "hex_once_exempt"):
+        del data["rules"][key]
+    del data["rules"]["min_counted_with"]
+    assert problem_from_json(data).rules == Rules.make(token_nodes=[p1])
+
+
 # --------------------------------------------------------------------------------- properties
 def _check_self_consistent(problem) -> None:
     sol = naive_solve(problem)
@@ -436,6 +683,7 @@ def test_enumerated_paths_are_structurally_valid_and_json_round_trips(problem):
         assert _structure_error(ctx, nodes, segs) is None
     data = json.loads(json.dumps(problem_to_json(problem)))
     assert problem_to_json(problem_from_json(data)) == data
+    assert problem_from_json(data).rules == problem.rules
 
 
 @settings(max_examples=150)
@@ -468,3 +716,84 @@ def test_counting_matches_the_literal_enumeration(train, kinds):
         assert isinstance(got, str)
     else:
         assert got == _maximal(found)
+
+
+@settings(max_examples=100)
+@given(st.lists(st.integers(0, 3), max_size=8), st.frozensets(st.integers(0, 3), max_size=2))
+def test_reentered_hex_is_a_non_exempt_hex_in_two_runs(seq, exempt):
+    # Contract item 11 spelled out: collapse the sequence into runs; a non-exempt hex with
+    # two runs is a return.  Exempt hexes still separate runs.
+    runs = [h for h, _ in itertools.groupby(seq)]
+    returns = {h for h in runs if runs.count(h) > 1 and h not in exempt}
+    got = _reentered_hex(seq, exempt)
+    assert got in returns if returns else got is None
+
+
+@settings(max_examples=60)
+@given(networks(hex_reentry=True), st.data())
+def test_hex_once_paths_are_the_structural_paths_without_a_return(net, data):
+    # The enumeration prunes on the hex sequence's prefix; it must find exactly the
+    # unrestricted paths that pass the literal hex-once check.
+    exempt = data.draw(st.frozensets(st.integers(0, net.n_hexes - 1), max_size=2))
+    on = _Context(Problem(net, (), Rules.make(hex_once=True, hex_once_exempt=exempt)))
+    every = _enumerate_paths(_Context(Problem(net, ())))
+    expected = [(n, s) for n, s in every if _structure_error(on, n, s) is None]
+    assert sorted(_enumerate_paths(on)) == sorted(expected)
+
+
+@settings(max_examples=150)
+@given(
+    trains(),
+    st.lists(st.tuples(st.sampled_from(STOP_KIND_LIST), st.sampled_from([0, 10, 30])), max_size=5),
+    st.data(),
+)
+def test_counted_set_rules_match_every_counting_choice(train, stops, data):
+    # The oracle scores only inclusion-maximal counted sets and then applies token_counted
+    # and min_counted_with; that is exact because both rules only get easier as C grows.
+    # Check it against every counting choice (not only maximal ones) on a line of stops.
+    net = line((C, 10), *stops)
+    n = net.n_nodes
+    node_set = st.frozensets(st.integers(0, n - 1), min_size=1, max_size=2)
+    rules = Rules.make(
+        token_nodes=data.draw(node_set),
+        token_counted=True,
+        min_counted_with=[(data.draw(node_set), data.draw(st.integers(0, 3)))],
+    )
+    problem = Problem(net, (train,), rules)
+    ctx = _Context(problem)
+    nodes, segs = tuple(range(n)), tuple(range(n - 1))
+    got = naive_route_value(problem, 0, nodes, segs)
+    if _structure_error(ctx, nodes, segs) or _train_error(ctx, train, nodes):
+        assert got is None
+        return
+    designated = [i for i in nodes if train.designated_kind >> ctx.kind[i] & 1]
+    others = [i for i in nodes if i not in designated]
+    per_stop = []
+    for i in others:
+        opts = [(_SKIP, False)] if train.skip >> ctx.kind[i] & 1 else []
+        opts += [
+            (r, c)
+            for r, row in enumerate(train.rows)
+            if row.kinds >> ctx.kind[i] & 1
+            for c in (True, False)
+        ]
+        per_stop.append(opts)
+    ((group, k),) = rules.min_counted_with
+    best = None
+    for d in designated if train.designated_kind else [None]:
+        for choice in itertools.product(*per_stop):
+            if not all(
+                sum(1 for r, _ in choice if r == j) <= row.visit
+                and sum(1 for r, c in choice if r == j and c) <= row.pay
+                for j, row in enumerate(train.rows)
+            ):
+                continue
+            counted = {i for i, (_, c) in zip(others, choice, strict=True) if c}
+            counted |= {d} - {None}
+            if not counted or not counted & rules.token_nodes:
+                continue
+            if set(nodes) & group and len(counted - group) < k:
+                continue
+            value = sum(ctx.stop_value[i] for i in counted) * train.multiplier * train.runs
+            best = value if best is None else max(best, value)
+    assert (None if got is None else got[0]) == best
