@@ -1,0 +1,82 @@
+"""The CP-SAT model against the oracle on random problems, and against the numba search on
+every bundled example position.
+
+A disagreement is written to ``tests/failures/`` (problem JSON plus both solutions) before
+the test fails; hypothesis shrinks it first.  CP-SAT runs with one worker: OR-Tools 9.15 can
+crash with several (google/or-tools#5025), and one worker is deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from engine.position import load_position
+from engine.title import build_problem
+from routing import solve
+from tests.naive import naive_solve, naive_total
+from tests.problem_io import problem_to_json
+from tests.strategies import problems
+
+FAILURES = Path(__file__).parent / "failures"
+CI_EXAMPLES = int(os.environ.get("EIGHTEEN_CPSAT_EXAMPLES", "1000"))
+EXAMPLES = sorted((Path(__file__).parents[1] / "engine" / "examples").glob("*.json"))
+
+
+def _record(problem, ours, theirs, label: str) -> str:
+    FAILURES.mkdir(exist_ok=True)
+    blob = {
+        "problem": problem_to_json(problem),
+        "cpsat": ours.to_dict(),
+        "reference": theirs.to_dict(),
+    }
+    text = json.dumps(blob, indent=1)
+    path = FAILURES / f"{label}-{abs(hash(text)) % 10**10}.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+    return str(path)
+
+
+def check_cpsat(problem) -> None:
+    ours = solve(problem, method="cpsat", num_workers=1, time_limit=60)
+    theirs = naive_solve(problem)
+    ok = ours.optimal and ours.total == theirs.total and ours.bound == ours.total
+    if ok and ours.routes:
+        declared = [(r.train, r.nodes, r.segments) for r in ours.routes]
+        try:
+            ok = naive_total(problem, declared) == ours.total
+        except ValueError:
+            ok = False
+    if not ok:
+        where = _record(problem, ours, theirs, "cpsat-vs-oracle")
+        pytest.fail(
+            f"CP-SAT total {ours.total} (optimal={ours.optimal}, bound={ours.bound}) vs oracle "
+            f"{theirs.total}; reproducer: {where}"
+        )
+
+
+@settings(max_examples=CI_EXAMPLES)
+@given(problems(n_trains=(1, 4)))
+def test_cpsat_matches_oracle(problem):
+    check_cpsat(problem)
+
+
+@pytest.mark.slow
+@settings(max_examples=20_000)
+@given(problems(n_trains=(1, 4)))
+def test_cpsat_matches_oracle_slow(problem):
+    check_cpsat(problem)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_example_positions_agree(path):
+    problem = build_problem(load_position(path))[0]
+    fast = solve(problem)
+    model = solve(problem, method="cpsat", num_workers=1, time_limit=60)
+    assert fast.optimal and model.optimal, (fast.optimal, model.optimal)
+    assert fast.total == model.total, (fast.total, model.total)
