@@ -95,7 +95,7 @@ def filtered_actions(actions: list[dict]) -> list[dict]:
 
 
 # ---------------------------------------------------------------------------------- replay
-class Doubtful(Exception):
+class DoubtfulError(Exception):
     """The replay reached something it does not model; later snapshots are not trusted."""
 
 
@@ -123,6 +123,7 @@ class Replay:
     hex_of: dict[str, str] = field(default_factory=dict)  # assignable company -> hex
     corp_of: dict[str, str] = field(default_factory=dict)  # assignable company -> entity
     phase: str = "I"
+    removed: list[str] = field(default_factory=list)
     minors: set[str] = field(default_factory=lambda: {"MS", "BIG4"})
 
     def __post_init__(self) -> None:
@@ -142,7 +143,7 @@ class Replay:
     def _token(self, company: str, hex_: str, city: int) -> None:
         for (h, _c), owners in self.tokens.items():
             if h == hex_ and company in owners:
-                raise Doubtful(f"{company} has a second token on {hex_}")
+                raise DoubtfulError(f"{company} has a second token on {hex_}")
         self.tokens.setdefault((hex_, city), []).append(company)
 
     def _drop_tokens(self, company: str) -> None:
@@ -178,7 +179,7 @@ class Replay:
             return self.tile_hex[tile_id], int(index)
         hex_ = tile_id.rsplit("-", 1)[0]  # a printed tile: "<hex>-<n>"
         if hex_ not in self.board or hex_ in self.tiles:
-            raise Doubtful(f"cannot place city {city_id}")
+            raise DoubtfulError(f"cannot place city {city_id}")
         return hex_, int(index)
 
     def _company_owner(self, entity: str) -> str:
@@ -243,7 +244,7 @@ class Replay:
             held = self.trains.get(entity, [])
             held[:] = [t for t in held if t not in self.obsolete]
         elif kind in ("bankrupt", "discard_train"):
-            raise Doubtful(f"{kind} is not replayed")
+            raise DoubtfulError(f"{kind} is not replayed")
 
     def _lay(self, hex_: str, tile_id: str, rotation: int) -> None:
         name = tile_id.rsplit("-", 1)[0]
@@ -260,7 +261,7 @@ class Replay:
                     continue
                 match = [j for j, e in enumerate(new) if exits <= e]
                 if len(match) != 1:
-                    raise Doubtful(f"cannot carry tokens of {hex_} city {i} onto {name}")
+                    raise DoubtfulError(f"cannot carry tokens of {hex_} city {i} onto {name}")
                 moved[(hex_, match[0])] = owners
             self.tokens.update(moved)
 
@@ -310,7 +311,7 @@ class Replay:
             "trains": [self.train_name[t] for t in held],
             "owned_companies": owned,
             "assignments": assignments,
-            "extras": {},
+            "extras": {"removed_corporations": list(self.removed)} if self.removed else {},
         }
         return Snapshot(a, position, held)
 
@@ -335,6 +336,7 @@ def replay(record: dict) -> tuple[list[Snapshot], str | None]:
     if removed is None:
         return [], "cannot tell which corporations 18xx.games removed at setup"
     state = Replay(len(record["players"]), record["settings"].get("optional_rules") or [])
+    state.removed = list(removed)
     for corp in removed:
         state._token(corp, *state.homes[corp])
     out: list[Snapshot] = []
@@ -343,7 +345,7 @@ def replay(record: dict) -> tuple[list[Snapshot], str | None]:
             if a["type"] == "run_routes":
                 out.append(state.snapshot(a))
             state.apply(a)
-        except Doubtful as exc:
+        except DoubtfulError as exc:
             return out, f"action {a['id']}: {exc}"
     return out, None
 
@@ -468,6 +470,8 @@ def _key(pos: dict) -> tuple:
 
 #: Snapshots kept per record and phase: the corpus leans to fuller, later boards.
 QUOTA = {"I": 1, "II": 1, "III": 2, "IV": 3}
+#: Snapshots always kept: routes-18xx disagrees with us there (benchmarks/DISCREPANCIES.md).
+ALWAYS = {("10264", 296), ("10264", 377), ("3099", 306)}
 #: Record actions the bundled examples already are (engine/examples/1846-*.json).
 EXAMPLE_ACTIONS = {("20381", 99), ("10264", 349), ("10264", 542)}
 
@@ -497,6 +501,8 @@ def select(candidates: list[tuple[str, Snapshot, Verdict]], scale: float = 1.0) 
         if quota == 1:
             picks = {len(pool) - 1}
         chosen.extend(pool[i] for i in sorted(picks))
+    chosen.extend(it for it in candidates
+                  if (it[0], it[1].action["id"]) in ALWAYS and it not in chosen)  # fmt: skip
     # the biggest searches: a 4/6 beside a 7/8 -- keep the latest one of each record
     big = [
         it
@@ -534,6 +540,7 @@ def extract(records: list[Path], scale: float, out: Path) -> dict:
         for stem, snap, verdict in select(good, scale):
             pos = dict(snap.position)
             pos["extras"] = {
+                **pos["extras"],
                 "source": (
                     f"18xx.games record {stem} (/work/shared/records/1846/{path.name}): the board "
                     f"just before action {snap.action['id']} (run_routes by {pos['company']}), "

@@ -20,9 +20,12 @@ runs the package's own loaders and ``find_best_routes`` on them.  Translations:
 * **Phase.**  routes-18xx derives the phase from the trains of every listed railroad; a
   position lists only the operating company's trains, so :func:`solve` pins the phase
   (I-IV -> 1-4) on the loaded ``Game`` instead.  Nothing else in the package is touched.
-* **Not expressible** (:class:`NotApplicable`): a minor operating (routes-18xx runs only the
+* **Not expressible** (:class:`NotApplicableError`): a minor operating (routes-18xx runs only the
   seven corporations), a Boomtown assignment (2nd edition private, unknown to 0.9.2), a
   minor's token after phase II.
+* **Removed corporations** (3-4 players): 18xx.games leaves their home tokens but drops their
+  reservations; the extractor records them in ``extras["removed_corporations"]`` and they are
+  listed as ``removed`` (routes-18xx then places the home station and skips the reservation).
 
 Its search enumerates every route per train and combines them with a ``multiprocessing`` pool
 of ``os.cpu_count()`` processes; the time we report includes that pool, as a user would see.
@@ -47,7 +50,7 @@ from engine.position import Position, load_position
 from engine.tiles.parse import Edge, NodeRef
 
 __all__ = [
-    "NotApplicable",
+    "NotApplicableError",
     "Routes18xxResult",
     "orientation_offset",
     "translate",
@@ -77,7 +80,7 @@ ABILITY_PRIVATE = {
 PHASES = {"I": "1", "II": "2", "III": "3", "IV": "4"}
 
 
-class NotApplicable(ValueError):
+class NotApplicableError(ValueError):
     """The position uses something routes-18xx 0.9.2 cannot express."""
 
 
@@ -137,12 +140,12 @@ def orientation_offset(name: str) -> int:
     """``k`` with their tile turned by ``k`` equal to ours unturned (smallest ``k``)."""
     entry = _their_tiles().get(name)
     if entry is None:
-        raise NotApplicable(f"routes-18xx has no tile {name!r}")
+        raise NotApplicableError(f"routes-18xx has no tile {name!r}")
     ours = _our_connections(name)
     for k in range(6):
         if _their_connections(entry, k) == ours:
             return k
-    raise NotApplicable(f"tile {name!r} differs between routes-18xx and us")
+    raise NotApplicableError(f"tile {name!r} differs between routes-18xx and us")
 
 
 def _neighbour(hex_: str, edge: int) -> str:
@@ -169,7 +172,7 @@ def _chicago_branch(position: Position, city: int) -> str:
         shared = set.intersection(*per_city.values())
     own = per_city[city] - (shared or set())
     if len(own) != 1:
-        raise NotApplicable(f"Chicago city {city} has no single own entrance")
+        raise NotApplicableError(f"Chicago city {city} has no single own entrance")
     return _neighbour("D6", own.pop())
 
 
@@ -183,13 +186,15 @@ class Inputs:
 
 
 def translate(position: Position | str | dict) -> Inputs:
-    """Our 1846 position as routes-18xx rows (raises :class:`NotApplicable`)."""
+    """Our 1846 position as routes-18xx rows (raises :class:`NotApplicableError`)."""
     if not isinstance(position, Position):
         position = load_position(position)
     if position.title.replace("-", "").lower() != "1846":
-        raise NotApplicable(f"routes-18xx here covers 1846 only, not {position.title}")
+        raise NotApplicableError(f"routes-18xx here covers 1846 only, not {position.title}")
     if position.company not in RAILROAD_NAMES:
-        raise NotApplicable(f"{position.company} is a minor; routes-18xx runs corporations only")
+        raise NotApplicableError(
+            f"{position.company} is a minor; routes-18xx runs corporations only"
+        )
     phase = PHASES[position.phase]
     board = [(t.hex, t.tile, (t.rotation + orientation_offset(t.tile)) % 6) for t in position.tiles]
 
@@ -199,7 +204,7 @@ def translate(position: Position | str | dict) -> Inputs:
     for token in position.tokens:
         if token.company in MINOR_NAMES:
             if phase >= "3" or token.hex != {"BIG4": "G9", "MS": "C15"}[token.company]:
-                raise NotApplicable(f"minor token {token.company} on {token.hex}")
+                raise NotApplicableError(f"minor token {token.company} on {token.hex}")
             privates.append((MINOR_NAMES[token.company], "", ""))
             continue
         entry = token.hex
@@ -209,16 +214,24 @@ def translate(position: Position | str | dict) -> Inputs:
         if token.hex != homes[token.company]:
             lst.append(entry)
     stations.setdefault(position.company, [])
-    trains = ",".join(position.trains)
+    removed = set(position.extras.get("removed_corporations", []))
+    if position.company in removed:
+        raise NotApplicableError(f"{position.company} was removed from this game")
+
+    def trains_of(sym: str) -> str:
+        if sym == position.company:
+            return ",".join(position.trains)
+        return "removed" if sym in removed else ""
+
     railroads = [
-        (RAILROAD_NAMES[sym], trains if sym == position.company else "", ",".join(lst))
+        (RAILROAD_NAMES[sym], trains_of(sym), ",".join(lst))
         for sym, lst in sorted(stations.items())
     ]
     for a in position.assignments:
         sym = ABILITY_PRIVATE.get(a.ability.lower())
         if sym is None:
             if a.company == position.company:
-                raise NotApplicable(f"routes-18xx has no {a.ability} private")
+                raise NotApplicableError(f"routes-18xx has no {a.ability} private")
             continue
         if a.company not in RAILROAD_NAMES:
             continue  # assigned to a minor: no effect on a corporation's revenue
@@ -279,7 +292,7 @@ def solve_files(directory: str | Path) -> Routes18xxResult:
         privates.load_from_csv(game, board, in_play, directory / "private-companies.csv")
         board.validate()
     except ValueError as exc:
-        raise NotApplicable(f"routes-18xx rejects the position: {exc}") from exc
+        raise NotApplicableError(f"routes-18xx rejects the position: {exc}") from exc
     best = find_best_routes(game, board, in_play, in_play[meta["railroad"]])
     seconds = time.perf_counter() - t0
     routes = [{"train": str(r.train), "hexes": str(r), "value": int(r.value)} for r in best]

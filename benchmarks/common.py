@@ -1,0 +1,217 @@
+"""Shared pieces of the benchmark suites: corpus, solver calls, rounds, correctness checks.
+
+``EIGHTEEN_BENCH_FULL=1`` switches on the big runs (the whole corpus, routes-18xx on every
+1846 position, 20 rounds for fast solvers, cold compilation); without it every benchmark
+runs on a small subset so that ``pytest benchmarks/`` stays short.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import math
+import os
+import platform
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import routing
+from engine.position import load_position
+from engine.title import build_problem
+
+HERE = Path(__file__).resolve().parent
+POSITIONS = HERE / "positions"
+FULL = os.environ.get("EIGHTEEN_BENCH_FULL", "") not in ("", "0")
+
+#: CP-SAT workers.  OR-Tools 9.15.6755 corrupts its heap when solving our models with two
+#: workers (see benchmarks/repro/); one worker never crashed, so every CP-SAT call uses one.
+CPSAT_WORKERS = 1
+#: Seconds a solver may take in a correctness (reference) solve before we call it stuck.
+REFERENCE_LIMIT = 300.0
+#: Rounds for fast solvers in a full run, and the time budget per (case, tool) for slow ones.
+FULL_ROUNDS = 20
+ROUND_BUDGET = 5.0 if FULL else 2.0
+
+#: Default subsets (plain ``pytest benchmarks/``): one quick position per title class.
+DEFAULT_CORPUS = (
+    "1812-mid.json",
+    "1836jr30-late.json",
+    "1836jr56-mid.json",
+    "1842-late.json",
+    "1846-late.json",
+    "1862-late.json",
+)
+DEFAULT_1846 = ("1846-early.json", "1846-mid.json")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One corpus position (a row of positions/index.json)."""
+
+    file: str
+    title: str
+    phase: str
+    stage: str
+    company: str
+    trains: tuple[str, ...]
+    source: str
+
+    @property
+    def name(self) -> str:
+        return self.file.removesuffix(".json")
+
+    @property
+    def path(self) -> Path:
+        return POSITIONS / self.file
+
+
+def corpus() -> list[Entry]:
+    """Every position of the corpus, examples first."""
+    index = json.loads((POSITIONS / "index.json").read_text())
+    return [
+        Entry(e["file"], e["title"], e["phase"], e["stage"] or "", e["company"],
+              tuple(e["trains"]), e["source"])
+        for e in index["positions"]
+    ]  # fmt: skip
+
+
+def corpus_cases() -> list[Entry]:
+    """The positions suite (b) runs: all in a full run, else the default subsets."""
+    return [e for e in corpus() if FULL or e.file in DEFAULT_CORPUS + DEFAULT_1846]
+
+
+def cases_1846() -> list[Entry]:
+    """The positions suite (c) runs: every 1846 position, else :data:`DEFAULT_1846`."""
+    return [e for e in corpus() if e.title == "1846" and (FULL or e.file in DEFAULT_1846)]
+
+
+@functools.cache
+def problem_of(file: str) -> routing.Problem:
+    problem, _view = build_problem(load_position(POSITIONS / file))
+    return problem
+
+
+def position_of(file: str):
+    return load_position(POSITIONS / file)
+
+
+# ---------------------------------------------------------------------------------- solvers
+def solve_numba(problem: routing.Problem, time_limit: float | None = None) -> routing.Solution:
+    return routing.solve(problem, time_limit=time_limit)
+
+
+def solve_cpsat(problem: routing.Problem, time_limit: float | None = None) -> routing.Solution:
+    return routing.solve(problem, method="cpsat", time_limit=time_limit,
+                         num_workers=CPSAT_WORKERS)  # fmt: skip
+
+
+def solve_oracle(problem: routing.Problem) -> routing.Solution:
+    from tests.naive import naive_solve
+
+    return naive_solve(problem)
+
+
+#: Rules fields a solver must know about for its answer to mean the same problem.
+_OPTIONAL_RULES = ("token_counted", "min_counted_with", "hex_once", "designated_keys")
+
+
+@functools.lru_cache(maxsize=1)
+def _cpsat_source() -> str:
+    from routing import cpsat, cpsat_model
+
+    return inspect.getsource(cpsat) + inspect.getsource(cpsat_model)
+
+
+def cpsat_gaps(problem: routing.Problem) -> list[str]:
+    """Rules the problem uses that the CP-SAT model does not read (it would ignore them)."""
+    rules = problem.rules
+    return [f for f in _OPTIONAL_RULES
+            if getattr(rules, f, None) and f not in _cpsat_source()]  # fmt: skip
+
+
+def rounds_for(seconds: float, fast_rounds: int = FULL_ROUNDS) -> int:
+    """Rounds for a solver whose single run takes ``seconds``: the full count when cheap,
+    else as many as fit in :data:`ROUND_BUDGET` (at least 3 in a full run)."""
+    if not FULL:
+        return max(1, min(5, int(ROUND_BUDGET / max(seconds, 1e-6))))
+    if seconds * fast_rounds <= ROUND_BUDGET:
+        return fast_rounds
+    return max(3, min(fast_rounds, math.floor(ROUND_BUDGET / max(seconds, 1e-6))))
+
+
+def timed(fn, *args):
+    t0 = time.perf_counter()
+    out = fn(*args)
+    return out, time.perf_counter() - t0
+
+
+def extra(benchmark, **info) -> None:
+    """Record facts the report needs beside the timings (and the load while running)."""
+    benchmark.extra_info.update(info)
+    benchmark.extra_info["loadavg"] = os.getloadavg()[0]
+
+
+# ---------------------------------------------------------------------------------- machine
+def machine() -> dict:
+    """nproc, CPU model, Python and numba versions, load: the facts a table needs."""
+    import numba
+    import ortools
+
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "ortools": ortools.__version__,
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+# ------------------------------------------------------------------------------ references
+@dataclass(frozen=True)
+class Reference:
+    """numba's and CP-SAT's answers for one position, and what they tell about each other."""
+
+    total: int  # numba's proven optimum
+    cpsat_total: int
+    cpsat_gaps: tuple[str, ...]
+
+    @property
+    def cpsat_agrees(self) -> bool:
+        return self.cpsat_total == self.total
+
+    def cpsat_note(self) -> str:
+        gaps = ", ".join(f"Rules.{g}" for g in self.cpsat_gaps)
+        return (
+            f"CP-SAT answers {self.cpsat_total}, numba {self.total}: the CP-SAT model "
+            f"ignores {gaps}, so it solves a relaxation (benchmarks/DISCREPANCIES.md)"
+        )
+
+
+@functools.cache
+def reference(file: str) -> Reference:
+    """Solve a corpus position with numba and CP-SAT and check them against each other.
+
+    They must agree; the one accepted exception is a rule the CP-SAT model does not read
+    (:func:`cpsat_gaps`): it then solves a relaxation, whose optimum bounds numba's from above.
+    """
+    p = problem_of(file)
+    a = solve_numba(p, time_limit=REFERENCE_LIMIT)
+    b = solve_cpsat(p, time_limit=REFERENCE_LIMIT)
+    assert a.optimal, f"{file}: numba did not prove its answer in {REFERENCE_LIMIT} s"
+    assert b.optimal, f"{file}: CP-SAT did not prove its answer in {REFERENCE_LIMIT} s"
+    gaps = tuple(cpsat_gaps(p))
+    if a.total != b.total:
+        assert gaps, f"{file}: numba {a.total} != CP-SAT {b.total}"
+        assert a.total <= b.total, f"{file}: numba {a.total} above the relaxation {b.total}"
+    return Reference(a.total, b.total, gaps)

@@ -1,0 +1,113 @@
+"""(d) Compilation, timed apart from solving: fresh processes with an empty or a warm cache.
+
+* ``solve-cold``: a fresh interpreter with ``NUMBA_CACHE_DIR`` set to a new empty temporary
+  folder builds the 1846-late problem and solves it -- every kernel is compiled.  Full run
+  only: it costs about a minute of CPU.
+* ``solve-warm``: the same with a cache a previous, untimed process filled (``cache=True``
+  loads the kernels): a fresh temporary folder in a full run, the default cache otherwise.
+* ``cli-cold`` / ``cli-warm``: ``eighteen solve --example 1846-late`` in a fresh process, wall
+  time, empty vs warm cache.
+
+Each process must print the proven optimum (670), so a broken build cannot be timed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from benchmarks.common import FULL, extra
+
+ROOT = Path(__file__).resolve().parent.parent
+EXPECTED = 670  # engine/examples/1846-late.json, proven by numba and CP-SAT
+SOLVE = (
+    "from engine.title import build_problem; import routing; "
+    "p, _ = build_problem('engine/examples/1846-late.json'); s = routing.solve(p); "
+    "print(s.total, s.optimal)"
+)
+_EIGHTEEN = shutil.which("eighteen")
+CLI = ([_EIGHTEEN] if _EIGHTEEN else [sys.executable, "-c", "from engine.cli import main; main()"]
+       ) + ["solve", "--example", "1846-late", "--json"]  # fmt: skip
+
+
+def _run(cmd: list[str], cache: Path | None) -> str:
+    env = dict(os.environ)
+    env.pop("NUMBA_CACHE_DIR", None)
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
+    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+def _check_solve(stdout: str) -> None:
+    total, optimal = stdout.split()[-2:]
+    assert int(total) == EXPECTED and optimal == "True", stdout
+
+
+def _check_cli(stdout: str) -> None:
+    import json
+
+    data = json.loads(stdout)
+    assert data["total"] == EXPECTED and data["optimal"], stdout[:500]
+
+
+@pytest.fixture(scope="module")
+def warm_cache():
+    """A filled cache: a fresh temporary one in a full run, else the default one
+    (``routing/__pycache__``, which the test session fills anyway), so a plain run does not
+    pay a second cold compile."""
+    folder = Path(tempfile.mkdtemp(prefix="numba-warm-")) if FULL else None
+    _check_solve(_run([sys.executable, "-c", SOLVE], folder))  # fill it (untimed)
+    yield folder
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _cold(cmd: list[str], check) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="numba-cold-"))
+    try:
+        check(_run(cmd, folder))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.skipif(not FULL, reason="cold compile takes ~1 min CPU: EIGHTEEN_BENCH_FULL=1")
+def test_solve_cold_cache(benchmark):
+    benchmark.group = "compile: fresh process, solve 1846-late"
+    benchmark.pedantic(_cold, args=([sys.executable, "-c", SOLVE], _check_solve), rounds=2,
+                       iterations=1)  # fmt: skip
+    extra(benchmark, suite="compile", tool="solve-cold", agree=True)
+
+
+def test_solve_warm_cache(benchmark, warm_cache):
+    benchmark.group = "compile: fresh process, solve 1846-late"
+
+    def run():
+        _check_solve(_run([sys.executable, "-c", SOLVE], warm_cache))
+
+    benchmark.pedantic(run, rounds=5 if FULL else 1, iterations=1)
+    extra(benchmark, suite="compile", tool="solve-warm", agree=True)
+
+
+@pytest.mark.skipif(not FULL, reason="cold compile takes ~1 min CPU: EIGHTEEN_BENCH_FULL=1")
+def test_cli_cold_cache(benchmark):
+    benchmark.group = "compile: eighteen solve --example 1846-late"
+    benchmark.pedantic(_cold, args=(CLI, _check_cli), rounds=2, iterations=1)
+    extra(benchmark, suite="compile", tool="cli-cold", agree=True)
+
+
+def test_cli_warm_cache(benchmark, warm_cache):
+    benchmark.group = "compile: eighteen solve --example 1846-late"
+
+    def run():
+        _check_cli(_run(CLI, warm_cache))
+
+    benchmark.pedantic(run, rounds=5 if FULL else 1, iterations=1)
+    extra(benchmark, suite="compile", tool="cli-warm", agree=True)
