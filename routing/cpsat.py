@@ -102,6 +102,7 @@ def _check_extra(problem: Problem) -> None:
             seen.add(node)
 
     no_dupes(rules.node_bonus, "node_bonus")
+    no_dupes(rules.designated_keys, "designated_keys")
     no_dupes(rules.group_scope, "group_scope")
     for bonus in rules.end_pair_bonuses:
         no_dupes(bonus.a, f"end_pair_bonus {bonus.name!r} (a)")
@@ -118,8 +119,9 @@ def _check_extra(problem: Problem) -> None:
             raise ValueError(f"forbidden_end_pairs[{i}] is not a pair of node sets")
 
 
-def _crude_bound(problem: Problem) -> int:
-    """A trivially valid upper bound, for a time-out before CP-SAT has one."""
+def _crude_bound(problem: Problem, caps: dict[int, int] | None = None) -> int:
+    """A trivially valid upper bound, for a time-out before CP-SAT has one: every stop
+    counted by every train, every bonus at its largest (or a train's proven cap)."""
     net, rules = problem.network, problem.rules
     bonus = rules.node_bonus_map()
     stops = sum(int(net.node_value[v]) + bonus.get(v, 0) for v in range(net.n_nodes))
@@ -129,7 +131,11 @@ def _crude_bound(problem: Problem) -> int:
     )
     per_route += sum(max(b.amount, 0) for b in rules.set_pair_bonuses)
     per_route += sum(max((x for _, x in b.amounts), default=0) for b in rules.end_token_bonuses)
-    total = sum(t.multiplier * t.runs * per_route for t in problem.trains)
+    caps = caps or {}
+    total = sum(
+        t.multiplier * t.runs * min(per_route, caps.get(i, per_route))
+        for i, t in enumerate(problem.trains)
+    )
     total += sum(b.per_stop * net.n_nodes for b in rules.longest_route_bonuses)
     return total + sum(max(b.amount, 0) for b in rules.bonus_routes)
 
@@ -221,6 +227,22 @@ def _route_value(problem: Problem, t: int, nodes, segs, counted, designated):
         fail("designated node without designated kind")
     if not _rows_fit(train, pool, kinds, counted):
         fail("stops do not fit the train's rows")
+    if rules.token_counted and rules.token_nodes is not None and not counted & rules.token_nodes:
+        fail("no token node counted")
+    for group, k in rules.min_counted_with:
+        if group & set(nodes) and len(counted - group) < k:
+            fail("too few counted stops beside a min_counted_with set")
+    if rules.hex_once:
+        seq = []
+        for i, v in enumerate(nodes):
+            if kinds[v] != _JUNCTION:
+                seq.append(int(net.node_hex[v]))
+            if i < len(segs):
+                seq.append(int(net.seg_hex[segs[i]]))
+        runs = [h for i, h in enumerate(seq) if i == 0 or seq[i - 1] != h]
+        again = [h for h in set(runs) if runs.count(h) > 1 and h not in rules.hex_once_exempt]
+        if again:
+            fail(f"re-enters hex {net.hex_names[again[0]]!r}")
     nb = rules.node_bonus_map()
     value = sum(int(net.node_value[v]) + nb.get(v, 0) for v in counted)
     bonuses: dict[str, int] = {}
@@ -275,7 +297,8 @@ def score_routes(problem: Problem, routes) -> list[RouteResult]:
     trains_seen: set[int] = set()
     set_groups = {g for g, s in rules.group_scope if s == "set"}
     group_hits: dict[int, int] = {}
-    desig: set[int] = set()
+    desig: set = set()
+    keys = {v: ("key", k) for v, k in rules.designated_keys}
     for t, nodes, segs, counted, designated in routes:
         if t in trains_seen:
             raise RuntimeError(f"train {t} runs two routes")
@@ -288,9 +311,10 @@ def score_routes(problem: Problem, routes) -> list[RouteResult]:
             if g in set_groups:
                 group_hits[g] = group_hits.get(g, 0) + 1
         if designated is not None:
-            if designated in desig:
-                raise RuntimeError(f"node {designated} designated twice")
-            desig.add(designated)
+            key = keys.get(designated, ("node", designated))
+            if key in desig:
+                raise RuntimeError(f"node {designated} designated twice (by key)")
+            desig.add(key)
         value, bonuses = _route_value(problem, t, nodes, segs, counted, designated)
         train = problem.trains[t]
         f = train.multiplier * train.runs
@@ -311,9 +335,7 @@ def score_routes(problem: Problem, routes) -> list[RouteResult]:
         )
     if any(n > 1 for n in group_hits.values()):
         raise RuntimeError("a set-scoped group is visited twice")
-    if rules.must_visit and results and not any(
-        rules.must_visit & set(r.nodes) for r in results
-    ):
+    if rules.must_visit and results and not any(rules.must_visit & set(r.nodes) for r in results):
         raise RuntimeError("no route visits a must_visit node")
 
     def claim(name: str, gains: list[int]) -> None:
@@ -329,7 +351,8 @@ def score_routes(problem: Problem, routes) -> list[RouteResult]:
             [
                 bonus.per_stop
                 * sum(
-                    1 for v in r.nodes
+                    1
+                    for v in r.nodes
                     if int(net.node_kind[v]) != _JUNCTION
                     and bonus.kinds & (1 << int(net.node_kind[v]))
                 )
@@ -350,7 +373,41 @@ def score_routes(problem: Problem, routes) -> list[RouteResult]:
 
 
 # ---------------------------------------------------------------------------------- solve
-def _train_caps(problem, num_workers, seed, t0, time_limit) -> dict[int, int]:
+def _floor(x: float) -> int:
+    """Largest integer <= ``x``, reading a float within 1e-6 of an integer as that integer
+    (the objective is integral, so CP-SAT's bound is an integer stored as a float)."""
+    near = round(x)
+    return near if abs(x - near) < 1e-6 else math.floor(x)
+
+
+#: CP-SAT 9.15's local-search workers (``ls``; ``fj`` shares their violation code) crash the
+#: process now and then on models with optional circuit nodes (google/or-tools#5357, seen
+#: here as SIGSEGV / "free(): invalid next size" with 2 workers).  They only ever find
+#: solutions, never bounds, so leaving them out costs nothing the proof needs.
+_UNSAFE_SUBSOLVERS = ("ls", "ls_lin", "fj", "fj_lin")
+
+
+def _solver(num_workers, seed, seconds, log, params) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    prm = solver.parameters
+    prm.num_workers = int(num_workers)
+    prm.random_seed = int(seed)
+    prm.log_search_progress = bool(log)
+    prm.ignore_subsolvers.extend(_UNSAFE_SUBSOLVERS)
+    prm.use_feasibility_jump = False
+    if seconds is not None:
+        prm.max_time_in_seconds = max(0.01, seconds)
+    for key, val in (params or {}).items():
+        if not hasattr(prm, key):
+            raise ValueError(f"params: CP-SAT has no parameter {key!r}")
+        if isinstance(val, (list, tuple)):
+            getattr(prm, key).extend(val)
+        else:
+            setattr(prm, key, val)
+    return solver
+
+
+def _train_caps(problem, num_workers, seed, t0, time_limit, params) -> dict[int, int]:
     """Per train, a proven bound on its route value alone (one small CP-SAT solve per
     distinct train).  Added to the full model they cap what the relaxation can promise a
     train, which is where the full model's bound is weakest."""
@@ -366,17 +423,17 @@ def _train_caps(problem, num_workers, seed, t0, time_limit) -> dict[int, int]:
         rsm = build_single(problem, t)
         if not rsm.trains[0].nodes:
             continue
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = int(num_workers)
-        solver.parameters.random_seed = int(seed)
+        seconds = None
         if time_limit is not None:
-            left = float(time_limit) - (time.perf_counter() - t0)
-            solver.parameters.max_time_in_seconds = max(0.01, left / 4)
+            seconds = (float(time_limit) - (time.perf_counter() - t0)) / 4
+        solver = _solver(num_workers, seed, seconds, False, params)
         status = solver.solve(rsm.model)
+        # Only a run that found a solution reports a trustworthy bound: an UNKNOWN stop can
+        # leave best_objective_bound at 0.0, below the optimum.
         if status == cp_model.OPTIMAL:
             caps[t] = round(solver.objective_value)
-        elif math.isfinite(solver.best_objective_bound):
-            caps[t] = math.floor(solver.best_objective_bound + 1e-6)
+        elif status == cp_model.FEASIBLE and solver.best_objective_bound >= solver.objective_value:
+            caps[t] = _floor(solver.best_objective_bound)
     return caps
 
 
@@ -410,9 +467,7 @@ def _read_routes(solver: cp_model.CpSolver, rsm) -> list[tuple]:
                 segs += reversed(link.segs)
         else:
             raise RuntimeError(f"cpsat model of train {tm.index}: route does not end")
-        counted = [
-            v for v, lits in tm.counted.items() if sum(solver.value(c) for c in lits) >= 1
-        ]
+        counted = [v for v, lits in tm.counted.items() if sum(solver.value(c) for c in lits) >= 1]
         desig = [v for v, lit in tm.designated.items() if solver.boolean_value(lit)]
         routes.append((tm.index, nodes, segs, counted, desig[0] if desig else None))
     return routes
@@ -422,8 +477,8 @@ def solve_cpsat(
     problem: Problem,
     time_limit: float | None = None,
     *,
-    num_workers: int = 2,
-    seed: int = 0,
+    num_workers: int = 1,
+    seed: int = 1,
     log: bool = False,
     params: dict | None = None,
     use_caps: bool = True,
@@ -437,7 +492,9 @@ def solve_cpsat(
         Seconds.  On time-out the best route set found is returned with ``optimal=False``
         (the empty route set if none was found) and CP-SAT's proven bound.
     num_workers : int
-        CP-SAT search workers (default 2).
+        CP-SAT search workers (default 1: OR-Tools 9.15 can crash with several on these
+        models, see google/or-tools#5025 and ``benchmarks/repro/``; one is also
+        deterministic).
     seed : int
         CP-SAT random seed.
     log : bool
@@ -466,22 +523,10 @@ def solve_cpsat(
         raise ValueError(f"num_workers must be at least 1, got {num_workers!r}")
     if _crude_bound(problem) >= 1 << 50:
         raise ValueError("problem values are too large for an exact integer model")
-    caps = _train_caps(problem, num_workers, seed, t0, time_limit) if use_caps else None
+    caps = _train_caps(problem, num_workers, seed, t0, time_limit, params) if use_caps else None
     rsm = build_model(problem, caps)
-    solver = cp_model.CpSolver()
-    prm = solver.parameters
-    prm.num_workers = int(num_workers)
-    prm.random_seed = int(seed)
-    prm.log_search_progress = bool(log)
-    if time_limit is not None:
-        prm.max_time_in_seconds = max(0.01, float(time_limit) - (time.perf_counter() - t0))
-    for key, val in (params or {}).items():
-        if not hasattr(prm, key):
-            raise ValueError(f"params: CP-SAT has no parameter {key!r}")
-        if isinstance(val, (list, tuple)):
-            getattr(prm, key).extend(val)
-        else:
-            setattr(prm, key, val)
+    seconds = None if time_limit is None else float(time_limit) - (time.perf_counter() - t0)
+    solver = _solver(num_workers, seed, seconds, log, params)
     status = solver.solve(rsm.model)
     if status == cp_model.MODEL_INVALID:
         raise RuntimeError(f"cpsat model invalid: {rsm.model.validate()}")
@@ -490,12 +535,10 @@ def solve_cpsat(
     has_solution = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     results = score_routes(problem, _read_routes(solver, rsm)) if has_solution else []
     total = sum(r.revenue for r in results)
-    raw_bound = solver.best_objective_bound
-    if math.isfinite(raw_bound):
-        near = round(raw_bound)
-        bound = near if abs(raw_bound - near) < 1e-6 else math.floor(raw_bound)
-    else:
-        bound = _crude_bound(problem)
+    bound = _crude_bound(problem, caps)
+    if has_solution and solver.best_objective_bound >= solver.objective_value:
+        # Without a solution CP-SAT's reported bound is not reliable (it can read 0.0).
+        bound = min(bound, _floor(solver.best_objective_bound))
     if has_solution:
         model_total = round(solver.objective_value)
         # The model may leave a bonus unclaimed in a non-optimal solution, so the re-scored
