@@ -78,11 +78,11 @@ def _cold(cmd: list[str], check) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.mark.skipif(not FULL, reason="cold compile takes ~1 min CPU: EIGHTEEN_BENCH_FULL=1")
 def test_solve_cold_cache(benchmark):
+    # a plain test run compiles once here (about a minute of CPU) so this benchmark never rots
     benchmark.group = "compile: fresh process, solve 1846-late"
-    benchmark.pedantic(_cold, args=([sys.executable, "-c", SOLVE], _check_solve), rounds=2,
-                       iterations=1)  # fmt: skip
+    benchmark.pedantic(_cold, args=([sys.executable, "-c", SOLVE], _check_solve),
+                       rounds=2 if FULL else 1, iterations=1)  # fmt: skip
     extra(benchmark, suite="compile", tool="solve-cold", agree=True)
 
 
@@ -96,10 +96,9 @@ def test_solve_warm_cache(benchmark, warm_cache):
     extra(benchmark, suite="compile", tool="solve-warm", agree=True)
 
 
-@pytest.mark.skipif(not FULL, reason="cold compile takes ~1 min CPU: EIGHTEEN_BENCH_FULL=1")
 def test_cli_cold_cache(benchmark):
     benchmark.group = "compile: eighteen solve --example 1846-late"
-    benchmark.pedantic(_cold, args=(CLI, _check_cli), rounds=2, iterations=1)
+    benchmark.pedantic(_cold, args=(CLI, _check_cli), rounds=2 if FULL else 1, iterations=1)
     extra(benchmark, suite="compile", tool="cli-cold", agree=True)
 
 

@@ -39,7 +39,6 @@ TRAIN_SETS = {
     4: ("3", "4", "5", "6"),
 }
 SEEDS = (0, 1, 2) if FULL else (0,)
-ORACLE_MAX_TRAINS = 4 if FULL else 2
 #: (trains, seed) -> measured oracle seconds where it is too slow to benchmark.
 ORACLE_TOO_SLOW = {(2, 1): "42 s", (3, 1): "125 s", (4, 1): "> 125 s (3 trains took 125 s)"}
 CASES = [(k, seed) for k in TRAIN_SETS for seed in SEEDS]
@@ -99,8 +98,6 @@ def test_synthetic_oracle(benchmark, case):
     benchmark.group = f"synthetic {_case_id(case)}"
     if (k, seed) in ORACLE_TOO_SLOW:
         pytest.skip(f"oracle: brute force takes {ORACLE_TOO_SLOW[k, seed]} on this board")
-    if k > ORACLE_MAX_TRAINS:
-        pytest.skip(f"oracle: {k} trains only with EIGHTEEN_BENCH_FULL=1 (2.7-4.4 s)")
     p = problem(k, seed)
     ref = reference(k, seed)
     result = benchmark.pedantic(solve_oracle, args=(p,), rounds=3 if FULL else 1, iterations=1)

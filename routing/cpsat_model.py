@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from ortools.sat.python import cp_model
 
@@ -61,9 +62,7 @@ def _stop_costs(problem: Problem, train: Train) -> tuple[list[int], float]:
             free |= row.kinds
         else:
             room += row.visit
-    costs = [
-        0 if int(k) == _JUNCTION or free & _bit(int(k)) else 1 for k in net.node_kind
-    ]
+    costs = [0 if int(k) == _JUNCTION or free & _bit(int(k)) else 1 for k in net.node_kind]
     return costs, (room if any(costs) else math.inf)
 
 
@@ -120,7 +119,9 @@ def _prune(
             inc = incident.get(v, [])
             if int(net.node_kind[v]) == _JUNCTION:
                 passable = any(
-                    s1 != s2 and w1 != w2 for i, (s1, w1) in enumerate(inc) for s2, w2 in inc[i + 1 :]
+                    s1 != s2 and w1 != w2
+                    for i, (s1, w1) in enumerate(inc)
+                    for s2, w2 in inc[i + 1 :]
                 )
             else:
                 passable = bool(inc)
@@ -128,7 +129,9 @@ def _prune(
                 alive_node[v] = False
                 changed = True
         if not changed:
-            return [j for j in segs if alive_node[int(net.seg_u[j])] and alive_node[int(net.seg_v[j])]]
+            return [
+                j for j in segs if alive_node[int(net.seg_u[j])] and alive_node[int(net.seg_v[j])]
+            ]
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,8 @@ def _protected(problem: Problem) -> set[int]:
     out = {v for v in range(net.n_nodes) if int(net.node_group[v]) >= 0}
     for bonus in (*rules.set_pair_bonuses, *rules.bonus_routes):
         out |= bonus.a | bonus.b
+    for group, _ in rules.min_counted_with:
+        out |= group
     return out
 
 
@@ -362,9 +367,7 @@ class _Builder:
         m.add_circuit(circuit)
         # A route and its reverse are the same route: keep the orientation whose first node
         # has the smaller circuit index.  sum(pos*start) - sum(pos*end) <= -1 when active.
-        m.add(
-            sum(pos[v] * (tm.start[v] - tm.end[v]) for v in tm.start) + active <= 0
-        )
+        m.add(sum(pos[v] * (tm.start[v] - tm.end[v]) for v in tm.start) + active <= 0)
         self.counting(tm, train)
         self.route_rules(tm, train)
         tm.value = self.route_value(tm)
@@ -387,8 +390,8 @@ class _Builder:
         rows = train.rows
         cands = [[v for v in other if r.kinds & _bit(kind[v])] for r in rows]
         # A cap is binding only if the row could be offered more stops than it allows.
-        visit_binds = [r.visit < len(c) for r, c in zip(rows, cands)]
-        pay_binds = [r.pay < r.visit and r.pay < len(c) for r, c in zip(rows, cands)]
+        visit_binds = [r.visit < len(c) for r, c in zip(rows, cands, strict=True)]
+        pay_binds = [r.pay < r.visit and r.pay < len(c) for r, c in zip(rows, cands, strict=True)]
         assigned: list[list[cp_model.IntVar]] = [[] for _ in rows]
         counted: list[list[cp_model.IntVar]] = [[] for _ in rows]
         for v in other:
@@ -405,7 +408,7 @@ class _Builder:
                         m.add(sum(lits) <= tm.visit[v])
                     else:
                         m.add(sum(lits) == tm.visit[v])
-                for i, a in zip(rs, lits):
+                for i, a in zip(rs, lits, strict=True):
                     assigned[i].append(a)
                     if pay_binds[i]:
                         c = m.new_bool_var(f"t{tm.index}_c{v}_{i}")
@@ -424,7 +427,7 @@ class _Builder:
                 else:
                     lits = [m.new_bool_var(f"t{tm.index}_c{v}_{i}") for i in rs]
                     m.add(sum(lits) <= tm.visit[v])
-                for i, c in zip(rs, lits):
+                for i, c in zip(rs, lits, strict=True):
                     counted[i].append(c)
                     cnt.append(c)
             if cnt:
@@ -462,11 +465,73 @@ class _Builder:
         if train.end_kinds:
             ok = [v for v in stops if train.end_kinds & _bit(int(net.node_kind[v]))]
             m.add(sum(tm.start[v] + tm.end[v] for v in ok) >= tm.active)
+        if rules.token_counted and rules.token_nodes is not None:
+            m.add(sum(tm.count_expr(v) for v in rules.token_nodes) >= tm.active)
+        for group, k in rules.min_counted_with:
+            if k <= 0:
+                continue
+            outside = sum(tm.count_expr(v) for v in tm.counted if v not in group)
+            for v in group:
+                if v in tm.visit:
+                    m.add(outside >= k * tm.visit[v])
+        if rules.hex_once:
+            self.hex_once(tm)
+
+    def hex_once(self, tm: TrainModel) -> None:
+        """ROUTING.md rule 11: each non-exempt hex forms one run of the route's hex sequence.
+
+        The sequence is the route's stops and segments in order (junctions dropped); two
+        neighbours in it are *adjacent*.  The elements of hex ``h`` split into runs, and
+        ``runs = elements - adjacencies inside h``.  Adjacencies are: consecutive segments of
+        a link (fixed per link), a stop and the end segment of a link at it, and the two link
+        ends at a junction (``2 z <= links used there with an end segment in h``).
+        """
+        m, net = self.m, self.net
+        exempt = self.rules.hex_once_exempt
+        runs: dict[int, list] = {}
+
+        def add(h: int, term) -> None:
+            if h not in exempt:
+                runs.setdefault(h, []).append(term)
+
+        use: dict[int, cp_model.LinearExprT] = {}
+        at: dict[int, list[tuple[int, int]]] = {}  # node -> (hex of end segment, link)
+        for k, link in enumerate(tm.links):
+            lits = [lit for _, _, kk, lit in tm.arcs[2 * k : 2 * k + 2] if kk == k]
+            use[k] = sum(lits)
+            hexes = [int(net.seg_hex[j]) for j in link.segs]
+            per_hex: dict[int, int] = {}
+            for i, h in enumerate(hexes):
+                if i == 0 or hexes[i - 1] != h:
+                    per_hex[h] = per_hex.get(h, 0) + 1
+            for h, n in per_hex.items():
+                add(h, n * use[k])
+            at.setdefault(link.u, []).append((hexes[0], k))
+            at.setdefault(link.v, []).append((hexes[-1], k))
+        for v in tm.nodes:
+            if self.is_stop(v):
+                h = int(net.node_hex[v])
+                add(h, tm.visit[v])
+                for hs, k in at.get(v, ()):
+                    if hs == h:
+                        add(h, -use[k])
+            else:
+                by_hex: dict[int, list[int]] = {}
+                for hs, k in at.get(v, ()):
+                    by_hex.setdefault(hs, []).append(k)
+                for h, ks in by_hex.items():
+                    if len(ks) > 1 and h not in exempt:
+                        z = m.new_bool_var(f"t{tm.index}_hx{v}_{h}")
+                        m.add(2 * z <= sum(use[k] for k in ks))
+                        add(h, -z)
+        for terms in runs.values():
+            if len(terms) > 1:
+                m.add(sum(terms) <= 1)
 
     def route_value(self, tm: TrainModel) -> cp_model.LinearExprT:
         """Stop values of C plus the per-route bonuses, before the multiplier."""
         m, rules = self.m, self.rules
-        value = sum(self.stop_value(v) * tm.count_expr(v) for v in tm.counted)
+        terms = [self.stop_value(v) * tm.count_expr(v) for v in tm.counted]
         total_counted = sum(tm.count_expr(v) for v in tm.counted)
         t = tm.index
         for k, bonus in enumerate(rules.end_pair_bonuses):
@@ -487,7 +552,7 @@ class _Builder:
             m.add(sum(ra.values()) == sum(rb.values()))
             for v in set(ra) & set(rb):
                 m.add_at_most_one(ra[v], rb[v])
-            value += sum(a[v] * lit for v, lit in ra.items()) + sum(b[v] * lit for v, lit in rb.items())
+            terms += [a[v] * lit for v, lit in ra.items()] + [b[v] * lit for v, lit in rb.items()]
         for k, bonus in enumerate(rules.set_pair_bonuses):
             if bonus.amount <= 0:
                 continue
@@ -500,7 +565,7 @@ class _Builder:
             sp = m.new_bool_var(f"t{t}_sp{k}")
             m.add(sp <= sum(a))
             m.add(sp <= sum(b))
-            value += bonus.amount * sp
+            terms.append(bonus.amount * sp)
         for k, bonus in enumerate(rules.end_token_bonuses):
             cand = {v: x for v, x in bonus.amounts if x > 0 and v in tm.counted and v in tm.start}
             if not cand:
@@ -512,14 +577,16 @@ class _Builder:
             m.add_at_most_one(et.values())
             # |C \ {x}| >= min_other_stops with x in C  <=>  |C| >= min_other_stops + 1.
             m.add(total_counted >= (bonus.min_other_stops + 1) * sum(et.values()))
-            value += sum(cand[v] * lit for v, lit in et.items())
-        return value
+            terms += [cand[v] * lit for v, lit in et.items()]
+        # Build expressions from term lists: "+=" on a CP-SAT sum mutates it in place, and
+        # the same object may be shared (e.g. a train's value inside the objective).
+        return cp_model.LinearExpr.sum(terms)
 
     # ------------------------------------------------------------------ route set
     def route_set(self, tms: list[TrainModel]) -> cp_model.LinearExprT:
         m, net, rules = self.m, self.net, self.rules
         running = [tm for tm in tms if tm.nodes]
-        objective = sum(tm.factor * tm.value for tm in running)
+        terms = [tm.factor * tm.value for tm in running]
         # Disjoint track.
         seg_use: dict[int, list[cp_model.IntVar]] = {}
         for tm in running:
@@ -537,11 +604,13 @@ class _Builder:
             lits = [tm.visit[v] for tm in running for v in tm.nodes if int(net.node_group[v]) == g]
             if len(lits) > 1:
                 m.add_at_most_one(lits)
-        # Distinct designated nodes.
-        desig: dict[int, list[cp_model.IntVar]] = {}
+        # Distinct designated nodes (nodes sharing a designated key count as one).
+        keys = dict(rules.designated_keys)
+        desig: dict[tuple, list[cp_model.IntVar]] = {}
         for tm in running:
             for v, lit in tm.designated.items():
-                desig.setdefault(v, []).append(lit)
+                key = ("key", keys[v]) if v in keys else ("node", v)
+                desig.setdefault(key, []).append(lit)
         for lits in desig.values():
             if len(lits) > 1:
                 m.add_at_most_one(lits)
@@ -555,7 +624,8 @@ class _Builder:
             claims = []
             for tm in running:
                 eligible = [
-                    v for v in tm.nodes
+                    v
+                    for v in tm.nodes
                     if self.is_stop(v) and bonus.kinds & _bit(int(net.node_kind[v]))
                 ]
                 if not eligible:
@@ -567,7 +637,7 @@ class _Builder:
                     y = m.new_bool_var(f"t{tm.index}_lr{k}_{v}")
                     m.add_implication(y, claim)
                     m.add_implication(y, tm.visit[v])
-                    objective += bonus.per_stop * y
+                    terms.append(bonus.per_stop * y)
             if len(claims) > 1:
                 m.add_at_most_one(claims)
         hexes: dict[int, cp_model.LinearExprT] = {}
@@ -585,18 +655,18 @@ class _Builder:
                 m.add(claim <= sum(b))
                 claims.append(claim)
                 if bonus.per_hex == 0:
-                    objective += bonus.amount * claim
+                    terms.append(bonus.amount * claim)
                     continue
                 if tm.index not in hexes:
                     hexes[tm.index] = self.hex_count(tm)
                 gain = m.new_int_var(0, bonus.amount, f"t{tm.index}_br{k}_gain")
                 m.add(gain <= bonus.amount * claim)
                 m.add(gain <= bonus.amount - bonus.per_hex * hexes[tm.index]).only_enforce_if(claim)
-                objective += gain
+                terms.append(gain)
             if len(claims) > 1:
                 m.add_at_most_one(claims)
         self.symmetry(tms)
-        return objective
+        return cp_model.LinearExpr.sum(terms)
 
     def hex_count(self, tm: TrainModel) -> cp_model.LinearExprT:
         """Number of distinct hexes of the route's segments and stops (a lower-bounded
@@ -610,13 +680,13 @@ class _Builder:
         for v in tm.nodes:
             if self.is_stop(v):
                 users.setdefault(int(net.node_hex[v]), []).append(tm.visit[v])
-        total = 0
+        total = []
         for h, lits in users.items():
             hx = m.new_bool_var(f"t{tm.index}_hex{h}")
             for lit in lits:
                 m.add_implication(lit, hx)
-            total += hx
-        return total
+            total.append(hx)
+        return cp_model.LinearExpr.sum(total)
 
     def symmetry(self, tms: list[TrainModel]) -> None:
         """Order identical trains: swapping their routes (with the route-set bonuses they
@@ -626,11 +696,18 @@ class _Builder:
             if not tm.nodes:
                 continue
             tr = self.p.trains[tm.index]
-            key = (tr.rows, tr.skip, tr.multiplier, tr.runs, tr.end_kinds,
-                   tr.designated_kind, tr.min_stops)
+            key = (
+                tr.rows,
+                tr.skip,
+                tr.multiplier,
+                tr.runs,
+                tr.end_kinds,
+                tr.designated_kind,
+                tr.min_stops,
+            )
             classes.setdefault(key, []).append(tm)
         for group in classes.values():
-            for first, second in zip(group, group[1:]):
+            for first, second in pairwise(group):
                 self.m.add(first.active >= second.active)
                 self.m.add(first.value >= second.value)
 

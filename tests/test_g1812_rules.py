@@ -283,7 +283,9 @@ def test_each_goods_train_scores_a_different_mine():
     assert solution.total == 100
     # Every mine node of E6 carries E6's key.
     keys = dict(problem.rules.designated_keys)
-    durham = [n for n in range(problem.network.n_nodes) if problem.network.node_names[n][:4] == "E6.m"]
+    durham = [
+        n for n in range(problem.network.n_nodes) if problem.network.node_names[n][:4] == "E6.m"
+    ]
     assert len(durham) > 1 and {keys[n] for n in durham} == {problem.network.hex_names.index("E6")}
     # Tile 4 in E6 has two paths (side - Durham), so E6 has two mine nodes, one per path.
     # Each run alone is legal; together they score one mine twice.

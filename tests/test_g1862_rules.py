@@ -311,6 +311,21 @@ def test_only_tiles_with_two_separate_stations_may_be_entered_twice(tiles, exemp
     assert exempt <= set(data.TWO_STATION_HEXES)
 
 
+def test_every_track_of_a_two_station_tile_ends_at_a_station():
+    # Why exempting the whole hex is exact: on every 1862 tile with two stations (NY_G, S_G
+    # and the printed F28, G3) each path runs from an edge to a station, so a route that
+    # enters such a hex twice always includes two separate stations.
+    board = Board.from_data(data)
+    tiles = [td for td, _ in board.manifest.values()]
+    tiles += [board.tile(h) for h in data.TWO_STATION_HEXES]
+    multi = [td for td in tiles if len(td.cities) + len(td.towns) + len(td.offboards) >= 2]
+    assert {td.name for td in multi} >= {"NY_G", "S_G"}
+    for td in multi:
+        for path in td.paths:
+            kinds = {getattr(end, "kind", None) for end in (path.a, path.b)}
+            assert kinds & {"city", "town", "offboard"}, (td.name, path)
+
+
 # ------------------------------------------------------------------------------- examples
 @pytest.mark.parametrize("name", ["1862-early", "1862-mid", "1862-late"])
 def test_examples_load_and_build_a_problem(name):
