@@ -80,3 +80,17 @@ def test_example_positions_agree(path):
     model = solve(problem, method="cpsat", num_workers=1, time_limit=60)
     assert fast.optimal and model.optimal, (fast.optimal, model.optimal)
     assert fast.total == model.total, (fast.total, model.total)
+
+
+def test_cpsat_shares_no_search_code():
+    # the cross-check is only worth something if the model cannot inherit a search bug
+    import ast
+
+    root = Path(__file__).parents[1] / "routing"
+    for name in ("cpsat.py", "cpsat_model.py"):
+        tree = ast.parse((root / name).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level > 0:
+                module = node.module or ""
+                assert not module.lstrip(".").startswith("_"), (name, module)
+                assert module.lstrip(".") not in ("validation", "synthetic"), (name, module)
