@@ -94,3 +94,27 @@ def test_cpsat_shares_no_search_code():
                 module = node.module or ""
                 assert not module.lstrip(".").startswith("_"), (name, module)
                 assert module.lstrip(".") not in ("validation", "synthetic"), (name, module)
+
+
+def test_cpsat_time_limit_returns_feasible_routes_and_a_valid_bound():
+    from routing import Train, validate
+    from routing.synthetic import synthetic_problem
+
+    trains = [Train.n("4", 4), Train.n("5", 5), Train.n("6", 6), Train.n("8", 8)]
+    problem = synthetic_problem(trains, seed=0, density=0.9, city_share=0.3)
+    exact = solve(problem)
+    quick = solve(problem, method="cpsat", num_workers=1, time_limit=0.5)
+    assert quick.bound >= exact.total >= quick.total
+    assert quick.optimal == (quick.total == exact.total == quick.bound)
+    if quick.routes:
+        declared = [(r.train, r.nodes, r.segments) for r in quick.routes]
+        assert validate(problem, declared).total == quick.total
+
+
+@pytest.mark.parametrize("limit", [0, -2, float("nan")])
+def test_cpsat_rejects_bad_time_limits(limit):
+    from routing import Train
+    from routing.synthetic import synthetic_problem
+
+    with pytest.raises(ValueError, match="time_limit"):
+        solve(synthetic_problem([Train.n("2", 2)], seed=0), method="cpsat", time_limit=limit)
