@@ -395,23 +395,35 @@ def _solver(num_workers, seed, seconds, log, params) -> cp_model.CpSolver:
     prm.log_search_progress = bool(log)
     prm.ignore_subsolvers.extend(_UNSAFE_SUBSOLVERS)
     prm.use_feasibility_jump = False
+    # Core-based search (unsat cores over the objective's literals) proves the long-route
+    # cases (D and E trains) far faster than LP search, which in turn does best on short
+    # trains; with two workers both run as full solvers and LNS fills the gaps.  Measured on
+    # routing.synthetic boards (12 x 10, four trains): default workers left 3 of 8 mixed D/E
+    # cases unproven at 60 s, this portfolio none.
+    full = ["core", "default_lp", "max_lp", "quick_restart", "pseudo_costs", "no_lp"]
+    prm.subsolvers.extend(full[: max(1, min(int(num_workers), len(full)))])
+    prm.num_full_subsolvers = max(1, min(int(num_workers), len(full)))
     if seconds is not None:
         prm.max_time_in_seconds = max(0.01, seconds)
     for key, val in (params or {}).items():
         if not hasattr(prm, key):
             raise ValueError(f"params: CP-SAT has no parameter {key!r}")
         if isinstance(val, (list, tuple)):
+            del getattr(prm, key)[:]
             getattr(prm, key).extend(val)
         else:
             setattr(prm, key, val)
     return solver
 
 
-def _train_caps(problem, num_workers, seed, t0, time_limit, params) -> dict[int, int]:
+def _train_caps(
+    problem, num_workers, seed, t0, time_limit, params
+) -> tuple[dict[int, int], list[float]]:
     """Per train, a proven bound on its route value alone (one small CP-SAT solve per
-    distinct train).  Added to the full model they cap what the relaxation can promise a
-    train, which is where the full model's bound is weakest."""
+    distinct train), and the seconds each solve took.  Added to the full model the caps
+    limit what the relaxation can promise a train, which is where its bound is weakest."""
     caps: dict[int, int] = {}
+    timings: list[float] = []
     seen: dict[tuple, int] = {}
     for t, tr in enumerate(problem.trains):
         key = (tr.rows, tr.skip, tr.end_kinds, tr.designated_kind, tr.min_stops)
@@ -427,14 +439,16 @@ def _train_caps(problem, num_workers, seed, t0, time_limit, params) -> dict[int,
         if time_limit is not None:
             seconds = (float(time_limit) - (time.perf_counter() - t0)) / 4
         solver = _solver(num_workers, seed, seconds, False, params)
+        t1 = time.perf_counter()
         status = solver.solve(rsm.model)
+        timings.append(round(time.perf_counter() - t1, 3))
         # Only a run that found a solution reports a trustworthy bound: an UNKNOWN stop can
         # leave best_objective_bound at 0.0, below the optimum.
         if status == cp_model.OPTIMAL:
             caps[t] = round(solver.objective_value)
         elif status == cp_model.FEASIBLE and solver.best_objective_bound >= solver.objective_value:
             caps[t] = _floor(solver.best_objective_bound)
-    return caps
+    return caps, timings
 
 
 def _read_routes(solver: cp_model.CpSolver, rsm) -> list[tuple]:
@@ -477,7 +491,7 @@ def solve_cpsat(
     problem: Problem,
     time_limit: float | None = None,
     *,
-    num_workers: int = 1,
+    num_workers: int = 2,
     seed: int = 1,
     log: bool = False,
     params: dict | None = None,
@@ -492,9 +506,10 @@ def solve_cpsat(
         Seconds.  On time-out the best route set found is returned with ``optimal=False``
         (the empty route set if none was found) and CP-SAT's proven bound.
     num_workers : int
-        CP-SAT search workers (default 1: OR-Tools 9.15 can crash with several on these
-        models, see google/or-tools#5025 and ``benchmarks/repro/``; one is also
-        deterministic).
+        CP-SAT search workers (default 2).  OR-Tools 9.15's local-search workers can crash
+        the process on these models with several workers (google/or-tools#5357,
+        ``benchmarks/repro/``); they are always left out (see ``_UNSAFE_SUBSOLVERS``), which
+        makes several workers safe.  ``num_workers=1`` is deterministic.
     seed : int
         CP-SAT random seed.
     log : bool
@@ -523,7 +538,9 @@ def solve_cpsat(
         raise ValueError(f"num_workers must be at least 1, got {num_workers!r}")
     if _crude_bound(problem) >= 1 << 50:
         raise ValueError("problem values are too large for an exact integer model")
-    caps = _train_caps(problem, num_workers, seed, t0, time_limit, params) if use_caps else None
+    caps, cap_seconds = None, []
+    if use_caps:
+        caps, cap_seconds = _train_caps(problem, num_workers, seed, t0, time_limit, params)
     rsm = build_model(problem, caps)
     seconds = None if time_limit is None else float(time_limit) - (time.perf_counter() - t0)
     solver = _solver(num_workers, seed, seconds, log, params)
@@ -564,5 +581,6 @@ def solve_cpsat(
             "branches": solver.num_branches,
             "conflicts": solver.num_conflicts,
             "booleans": solver.num_booleans,
+            "cap_seconds": cap_seconds,
         },
     )
