@@ -6,45 +6,60 @@ one constraint model and CP-SAT proves the optimum.
 
 Formulation
 -----------
-**Presolve** (:func:`routing.cpsat_model.live_graph`, per train).  Drop stops the train can
-neither designate, skip nor assign (a route through them is invalid), terminal junctions, nodes
-no token node reaches along a path whose interior avoids terminal nodes, and junctions without
-two segments of different side labels to different neighbours.  Iterated to a fixpoint; each
-step only removes nodes no valid route can contain.  No node or segment is merged, so the
-model speaks about the original network.
+**Presolve** (:mod:`routing.cpsat_presolve`, per train).  Drop stops the train can neither
+designate, skip nor assign (a route through them is invalid) and terminal junctions; keep only
+nodes some token node reaches along a path whose interior avoids terminal nodes and that
+visits at most ``K`` stops needing room in a row with a finite visit cap (``K`` = the sum of
+those caps; the path from the token is part of any route through the node); drop junctions
+without two segments of different side labels to different neighbours.  Iterated to a
+fixpoint.  Then *pass-through junctions* (exactly two live segments, different sides, not named
+by any rule) are contracted: a route uses both of their segments or neither, so each maximal
+chain of them becomes one :class:`~routing.cpsat_presolve.Link` (its segments, hexes and end
+side labels kept; a chain closing on itself is unusable and dropped).  Nothing else is merged.
 
 **Routes as circuits.**  Per train there is one ``add_circuit`` over a directed multigraph
-whose circuit nodes are a depot and the live network nodes.  Each segment ``j = (u, v)`` gives
-two arcs ``u -> v`` and ``v -> u`` (parallel segments give parallel arcs, which CP-SAT
-accepts); each stop ``s`` gives ``depot -> s`` (*s starts the route*) and ``s -> depot`` (*s
-ends it*).  Junctions get no depot arcs, so ends are stops.  A node off the route takes its
+whose circuit nodes are a depot and the live network nodes left after contraction.  Each link
+``(u, v)`` gives two arcs ``u -> v`` and ``v -> u`` (parallel links give parallel arcs, which
+CP-SAT accepts); each stop ``s`` gives ``depot -> s`` (*s starts the route*) and ``s -> depot``
+(*s ends it*).  Junctions get no depot arcs, so ends are stops.  A node off the route takes its
 self-loop (``visit`` literal false); the depot's self-loop is ``not active``.  Because a
 circuit may also close among network nodes when the depot is idle, ``visit => active``.  The
 route ``v0 .. vk`` is the circuit ``depot -> v0 -> .. -> vk -> depot``; simplicity is the
-circuit's own "each node at most once", ``start + end <= 1`` per stop forbids ``k = 0``.
-Both orientations of a route are the same route, so ``pos(v0) < pos(vk)`` is imposed as
-``sum pos*(start - end) + active <= 0``.
+circuit's own "each node at most once" (inner junctions of links belong to one link only),
+and ``start + end <= 1`` per stop forbids ``k = 0``.  Both orientations of a route are the
+same route, so ``pos(v0) < pos(vk)`` is imposed as ``sum pos*(start - end) + active <= 0``.
 
 *Junction transitions*: at a junction the entering and the leaving arc must have different
-side labels.  For each side label ``L`` at junction ``J``, *all* arcs of segments with label
-``L`` at ``J`` (both directions) form an at-most-one: as exactly one arc enters and one leaves a
-visited junction, this is exactly "sides differ".  *Terminal stops*: ``visit <= start + end``.
-The line-graph alternative (circuit nodes = segments) would model transitions directly but
-square the arc count at busy junctions; side constraints on node degrees are linear, exact
-and small.
+side labels.  For each side label ``L`` at junction ``J``, *all* arcs of links with label ``L``
+at ``J`` (both directions) form an at-most-one: as exactly one arc enters and one leaves a
+visited junction, this is exactly "sides differ" (and it also forbids two links of one side).
+Inside a link the transitions were checked by the presolve.  *Terminal stops*: ``visit <=
+start + end``.  The line-graph alternative (circuit nodes = segments) would model transitions
+directly but square the arc count at busy junctions; side constraints on node degrees are
+linear, exact and small.
 
 **Counting** (rule 10).  Designated kinds: a literal per designable node, implied by
-``visit``, exactly one per running route (``== active``); distinct across trains.  Every other
-visited stop is skipped or assigned: literals ``a[s, r]`` with ``sum_r a[s, r] (+ skip) ==
-visit[s]``, row visit caps ``sum_s a[s, r] <= visit_r`` and counted literals ``c[s, r] <=
-a[s, r]`` with ``sum_s c[s, r] <= pay_r``.  Literals are only created where a cap can bind:
-every value and bonus is monotone in ``C``, so when a row's pay cap is slack its assigned stops
-are all counted (``c = a``), and a skippable stop whose rows have slack visit caps needs only its
-``c`` literals.  ``C`` is non-empty: ``sum c >= active``.
+``visit``, exactly one per running route (``== active``); at most one per node, or per
+``designated_keys`` key, over all trains.  Every other visited stop is skipped or assigned:
+literals ``a[s, r]`` with ``sum_r a[s, r] (+ skip) == visit[s]``, row visit caps ``sum_s a[s,
+r] <= visit_r`` and counted literals ``c[s, r] <= a[s, r]`` with ``sum_s c[s, r] <= pay_r``.
+Literals are only created where a cap can bind: every value, bonus and counted-set rule is
+monotone in ``C``, so when a row's pay cap is slack its assigned stops are all counted (``c =
+a``), and a skippable stop whose rows have slack visit caps needs only its ``c`` literals.
+``C`` is non-empty: ``sum c >= active``.  ``token_counted``: ``sum c[token] >= active``;
+``min_counted_with (S, k)``: ``sum_{x not in S} c[x] >= k * visit[v]`` for each ``v`` in ``S``.
+When only stop values depend on ``C`` (no counted bonus or counted-set rule), a one-row train
+with a binding pay cap (N/M, express) must count its visited stops best-first (a fixed order
+by value, then id), which removes the choice among equally good counted sets.
 
 **Route rules.**  ``min_stops``, token and route-scoped groups are linear in ``visit``;
 forbidden end pairs are ``start(A) + end(B) <= 1`` and ``start(B) + end(A) <= 1``; end kinds
-``sum (start + end) >= active`` over allowed ends.
+``sum (start + end) >= active`` over allowed ends.  ``hex_once``: the route's hex sequence
+(its stops and segments in order, junctions dropped) splits each hex's elements into runs,
+and ``runs = elements - adjacencies inside the hex``, all linear: elements are visited stops
+and the runs of a link's own segments; adjacencies are a stop next to the end segment of a
+link at it in the same hex, and two links meeting at a junction with end segments in the same
+hex (``2 z <= their usage``).  Each non-exempt hex gets ``runs <= 1``.
 
 **Bonuses.**  ``EndPairBonus``: role literals ``ra[x]`` / ``rb[y]`` (at most one of each, as
 many ``ra`` as ``rb``, not both on one node), each implied by "is an end" (and "is counted");
@@ -57,15 +72,24 @@ route (at most one), with ``y[s] <= visit[s], y[s] <= claim`` per eligible stop;
 ``b``, gain ``<= amount * claim`` and, if claimed, ``gain <= amount - per_hex * H`` where ``H``
 sums hex literals forced up by every used segment and visited stop of the hex.
 
-**Route set.**  Each segment at most once over all arc literals of all trains; set-scoped
+**Route set.**  Each segment at most once over the arc literals of all trains; set-scoped
 groups and designated nodes are at-most-ones over all trains; ``must_visit`` is ``hits >=
-active`` per train.  Identical trains are ordered by ``active`` and by route value (swapping
-two identical trains' routes, bonus claims included, changes nothing).
+active`` per train.  Symmetry: identical trains are ordered by ``active`` and by route value
+(swapping two identical trains' routes, bonus claims included, changes nothing); parallel
+links with the same ends and end sides are used in index order when no rule reads hexes.
 
-**Result.**  The routes are read back from the arc literals and re-scored by an independent
-checker (:func:`score_routes`) that implements ROUTING.md directly; a mismatch with the model
-raises ``RuntimeError`` rather than returning a wrong answer.  ``optimal`` is CP-SAT's
-``OPTIMAL``; ``bound`` is CP-SAT's objective bound.
+**Bounds.**  The circuit relaxation is weak where many long routes compete.  Before the
+main solve, each distinct train is solved alone (same per-route rules, route-set rules
+dropped: a relaxation), usually in well under a second; the proven values cap each train's
+route value in the full model.  The full model runs CP-SAT's core-based search (unsat cores
+over the objective literals; strong for D and E trains) beside its LP search (strong for short
+trains), with LNS in between.
+
+**Result.**  The routes are read back from the arc literals (links expanded) and re-scored by
+an independent checker (:func:`score_routes`) that implements ROUTING.md directly; a mismatch
+with the model raises ``RuntimeError`` rather than returning a wrong answer.  ``optimal`` is
+CP-SAT's ``OPTIMAL``; ``bound`` is CP-SAT's objective bound when it found a solution, else a
+crude valid bound (CP-SAT's bound is unreliable without one).
 """
 
 from __future__ import annotations

@@ -1,270 +1,31 @@
-"""Presolve and CP-SAT model construction for :mod:`routing.cpsat`.
+"""CP-SAT model construction for :mod:`routing.cpsat`.
 
-This module builds the constraint model; :mod:`routing.cpsat` solves it and turns the answer
-into a :class:`routing.Solution`.  The formulation is explained in the docstring of
-:mod:`routing.cpsat`.  Nothing here is shared with the numba search: the presolve is a plain
-breadth-first search and the bounds come from CP-SAT alone.
+:mod:`routing.cpsat_presolve` gives each train its live graph, this module states the model
+over it, and :mod:`routing.cpsat` solves it and turns the answer into a
+:class:`routing.Solution`.  The formulation is explained in the docstring of
+:mod:`routing.cpsat`.  Nothing here is shared with the numba search.
 """
 
 from __future__ import annotations
 
-import math
-from collections import deque
 from dataclasses import dataclass, field
 from itertools import pairwise
 
 from ortools.sat.python import cp_model
 
+from .cpsat_presolve import Link, live_graph
 from .network import NodeKind
 from .problem import Problem
 from .rules import GroupScope
-from .trains import UNLIMITED, Train
+from .trains import Train
 
-__all__ = ["Link", "TrainModel", "RouteSetModel", "live_graph", "build_model", "build_single"]
+__all__ = ["TrainModel", "RouteSetModel", "build_model", "build_single"]
 
 _JUNCTION = int(NodeKind.JUNCTION)
 
 
 def _bit(kind: int) -> int:
     return 1 << int(kind)
-
-
-# ---------------------------------------------------------------------------------- presolve
-def _admissible(problem: Problem, train: Train) -> list[bool]:
-    """Which nodes a route of ``train`` could contain at all.
-
-    A junction is admissible unless terminal (a terminal node must be an end, and junctions
-    cannot be ends).  A stop is admissible when it can be designated, skipped or assigned to a
-    row; any other stop makes every route through it invalid (ROUTING.md rule 10).
-    """
-    net = problem.network
-    usable = train.designated_kind | train.skip
-    for row in train.rows:
-        usable |= row.kinds
-    out = []
-    for v in range(net.n_nodes):
-        kind = int(net.node_kind[v])
-        if kind == _JUNCTION:
-            out.append(not bool(net.node_terminal[v]))
-        else:
-            out.append(bool(usable & _bit(kind)))
-    return out
-
-
-def _stop_costs(problem: Problem, train: Train) -> tuple[list[int], float]:
-    """Per node, 1 if a visit uses up room in a row with a finite visit cap, else 0; and the
-    total room ``K`` (``inf`` if no such row).  A route visits at most ``K`` costly stops."""
-    net = problem.network
-    free = train.skip | train.designated_kind
-    room = 0
-    for row in train.rows:
-        if row.visit >= UNLIMITED:
-            free |= row.kinds
-        else:
-            room += row.visit
-    costs = [0 if int(k) == _JUNCTION or free & _bit(int(k)) else 1 for k in net.node_kind]
-    return costs, (room if any(costs) else math.inf)
-
-
-def _prune(
-    problem: Problem, alive_node: list[bool], segs: list[int], costs: list[int], room: float
-) -> list[int]:
-    """Drop unreachable nodes and impassable junctions (to a fixpoint); return live segments.
-
-    A node survives if some token node reaches it along a path whose interior avoids terminal
-    nodes and which visits at most ``room`` costly stops (0-1 breadth-first search): that path
-    is part of any route through the node.  ``alive_node`` is updated in place.
-    """
-    net = problem.network
-    tokens = problem.rules.token_nodes
-    terminal = net.node_terminal
-    while True:
-        changed = False
-        segs = [j for j in segs if alive_node[int(net.seg_u[j])] and alive_node[int(net.seg_v[j])]]
-        if tokens is not None:
-            adj: dict[int, list[int]] = {}
-            for j in segs:
-                u, v = int(net.seg_u[j]), int(net.seg_v[j])
-                adj.setdefault(u, []).append(v)
-                adj.setdefault(v, []).append(u)
-            dist = {t: costs[t] for t in tokens if alive_node[t] and costs[t] <= room}
-            queue = deque(dist)
-            while queue:
-                v = queue.popleft()
-                # A terminal node is only an end: a route may leave a terminal *token* node
-                # (it starts there) but never passes through any terminal node.
-                if terminal[v] and v not in tokens:
-                    continue
-                for w in adj.get(v, ()):
-                    d = dist[v] + costs[w]
-                    if d <= room and d < dist.get(w, math.inf):
-                        dist[w] = d
-                        if costs[w]:
-                            queue.append(w)
-                        else:
-                            queue.appendleft(w)
-            for v in range(net.n_nodes):
-                if alive_node[v] and v not in dist:
-                    alive_node[v] = False
-                    changed = True
-        incident: dict[int, list[tuple[int, int]]] = {}
-        for j in segs:
-            u, v = int(net.seg_u[j]), int(net.seg_v[j])
-            if alive_node[u] and alive_node[v]:
-                incident.setdefault(u, []).append((int(net.seg_side_u[j]), v))
-                incident.setdefault(v, []).append((int(net.seg_side_v[j]), u))
-        for v in range(net.n_nodes):
-            if not alive_node[v]:
-                continue
-            inc = incident.get(v, [])
-            if int(net.node_kind[v]) == _JUNCTION:
-                passable = any(
-                    s1 != s2 and w1 != w2
-                    for i, (s1, w1) in enumerate(inc)
-                    for s2, w2 in inc[i + 1 :]
-                )
-            else:
-                passable = bool(inc)
-            if not passable:
-                alive_node[v] = False
-                changed = True
-        if not changed:
-            return [
-                j for j in segs if alive_node[int(net.seg_u[j])] and alive_node[int(net.seg_v[j])]
-            ]
-
-
-@dataclass(frozen=True)
-class Link:
-    """A chain of segments between two circuit nodes ``u`` and ``v`` whose interior nodes are
-    pass-through junctions (exactly two live segments, different side labels, not named by any
-    rule).  A route uses all of a link or none of it, so a link is one arc pair of the circuit.
-
-    ``segs`` and ``inner`` are listed from ``u`` to ``v``; ``side_u`` / ``side_v`` are the side
-    labels of the end segments at ``u`` / ``v``; ``hexes`` are the hexes of the segments.
-    """
-
-    u: int
-    v: int
-    segs: tuple[int, ...]
-    inner: tuple[int, ...]
-    side_u: int
-    side_v: int
-    hexes: frozenset[int]
-
-
-def _protected(problem: Problem) -> set[int]:
-    """Nodes some rule names: they keep their own visit literal."""
-    net, rules = problem.network, problem.rules
-    out = {v for v in range(net.n_nodes) if int(net.node_group[v]) >= 0}
-    for bonus in (*rules.set_pair_bonuses, *rules.bonus_routes):
-        out |= bonus.a | bonus.b
-    for group, _ in rules.min_counted_with:
-        out |= group
-    return out
-
-
-def _links(problem: Problem, alive_node: list[bool], segs: list[int]) -> tuple[list[Link], bool]:
-    """Contract pass-through junctions; return the links and whether a link closed on itself
-    (it is dropped: a route cannot use it without visiting its end twice)."""
-    net = problem.network
-    protected = _protected(problem)
-    incident: dict[int, list[int]] = {}
-    for j in segs:
-        incident.setdefault(int(net.seg_u[j]), []).append(j)
-        incident.setdefault(int(net.seg_v[j]), []).append(j)
-
-    def other(j: int, v: int) -> int:
-        return int(net.seg_v[j]) if int(net.seg_u[j]) == v else int(net.seg_u[j])
-
-    def side(j: int, v: int) -> int:
-        return int(net.seg_side_u[j]) if int(net.seg_u[j]) == v else int(net.seg_side_v[j])
-
-    def through(v: int) -> bool:
-        inc = incident.get(v, [])
-        return (
-            int(net.node_kind[v]) == _JUNCTION
-            and v not in protected
-            and len(inc) == 2
-            and side(inc[0], v) != side(inc[1], v)
-            and other(inc[0], v) != other(inc[1], v)
-        )
-
-    done: set[int] = set()
-    links: list[Link] = []
-    dropped = False
-    for j0 in segs:
-        if j0 in done:
-            continue
-        # Walk from j0 to both sides while the node reached is pass-through.
-        chain = [j0]
-        done.add(j0)
-        ends = []
-        closed = False
-        for start in (int(net.seg_u[j0]), int(net.seg_v[j0])):
-            v, j = start, j0
-            part: list[tuple[int, int]] = []  # (node, segment beyond it)
-            while through(v):
-                a, b = incident[v]
-                j = b if a == j else a
-                if j in done:  # the chain is a cycle of pass-through junctions
-                    closed = True
-                    break
-                done.add(j)
-                part.append((v, j))
-                v = other(j, v)
-            ends.append((v, part))
-            if closed:
-                break
-        if closed or ends[0][0] == ends[1][0]:
-            dropped = True
-            continue
-        (u, left), (v, right) = ends
-        seq_segs = [j for _, j in reversed(left)] + chain + [j for _, j in right]
-        inner = [n for n, _ in reversed(left)] + [n for n, _ in right]
-        links.append(
-            Link(
-                u=u,
-                v=v,
-                segs=tuple(seq_segs),
-                inner=tuple(inner),
-                side_u=side(seq_segs[0], u),
-                side_v=side(seq_segs[-1], v),
-                hexes=frozenset(int(net.seg_hex[j]) for j in seq_segs),
-            )
-        )
-    return links, dropped
-
-
-def live_graph(problem: Problem, train: Train) -> tuple[list[int], list[Link]]:
-    """Circuit nodes and links some valid route of ``train`` might use.
-
-    Removed are: inadmissible nodes; nodes not reachable from a token node along a path whose
-    interior avoids terminal nodes (every route visits a token node, and the route itself is
-    such a path); junctions that cannot be passed through, i.e. that lack two live segments with
-    different side labels leading to different neighbours.  Dropping these never removes a
-    valid route, so the optimum is unchanged.  Pass-through junctions are then contracted into
-    :class:`Link` objects (a route uses such a junction's two segments together or not at all).
-
-    Returns
-    -------
-    nodes : sorted list of the node ids that remain circuit nodes.
-    links : list of Link.
-    """
-    net = problem.network
-    alive_node = _admissible(problem, train)
-    costs, room = _stop_costs(problem, train)
-    segs = list(range(net.n_segments))
-    while True:
-        segs = _prune(problem, alive_node, segs, costs, room)
-        links, dropped = _links(problem, alive_node, segs)
-        if not dropped:
-            break
-        kept = {j for link in links for j in link.segs}
-        segs = [j for j in segs if j in kept]
-    inner = {n for link in links for n in link.inner}
-    nodes = [v for v in range(net.n_nodes) if alive_node[v] and v not in inner]
-    return nodes, links
 
 
 # ---------------------------------------------------------------------------------- model
@@ -439,6 +200,49 @@ class _Builder:
                 m.add(sum(counted[i]) <= r.pay)
         total_counted = sum(sum(c) for c in tm.counted.values())
         m.add(total_counted >= tm.active)  # C is non-empty
+        # Top-pay counting is optimal unless a skippable stop could need a row's visit room.
+        plain = not visit_binds[0] or not train.skip & rows[0].kinds if len(rows) == 1 else False
+        if plain and pay_binds[0] and self.values_only():
+            self.count_the_best(tm, [v for v in other if rows[0].kinds & _bit(kind[v])])
+
+    def values_only(self) -> bool:
+        """True if nothing but stop values depends on which stops are counted, so that
+        counting the most valuable visited stops is always an optimal choice."""
+        r = self.rules
+        return not (
+            any(b.counted for b in r.end_pair_bonuses)
+            or any(b.counted for b in r.set_pair_bonuses)
+            or r.end_token_bonuses
+            or r.min_counted_with
+            or (r.token_counted and r.token_nodes is not None)
+        )
+
+    def count_the_best(self, tm: TrainModel, stops: list[int]) -> None:
+        """Symmetry breaking for a row that counts the best ``pay`` of any number of stops
+        (express trains): in a fixed order (value, then node id), a visited stop left
+        uncounted forbids counting any later stop.  Some optimal choice of C always has
+        this form when only stop values depend on C."""
+        m = self.m
+        order = sorted(
+            (
+                v
+                for v in stops
+                if len(tm.counted.get(v, ())) == 1 and tm.counted[v][0] is not tm.visit[v]
+            ),
+            key=lambda v: (-self.stop_value(v), v),
+        )
+        seen_gap = None  # literal: some earlier stop is visited but not counted
+        for v in order:
+            c = tm.counted[v][0]
+            if seen_gap is not None:
+                m.add_implication(seen_gap, c.Not())
+            gap = m.new_bool_var(f"t{tm.index}_gap{v}")
+            # gap >= visit - c, and gap >= the previous gap (the objective never needs gap
+            # to be 1 beyond that, and a spurious 1 only forbids more counting).
+            m.add(gap >= tm.visit[v] - c)
+            if seen_gap is not None:
+                m.add_implication(seen_gap, gap)
+            seen_gap = gap
 
     def route_rules(self, tm: TrainModel, train: Train) -> None:
         """Rules 5-9 of ROUTING.md for one route."""
@@ -666,7 +470,41 @@ class _Builder:
             if len(claims) > 1:
                 m.add_at_most_one(claims)
         self.symmetry(tms)
+        self.parallel_links(running)
         return cp_model.LinearExpr.sum(terms)
+
+    def parallel_links(self, running: list[TrainModel]) -> None:
+        """Order interchangeable parallel links: two links between the same circuit nodes
+        with the same side labels there differ only in their segments' hexes, so unless a
+        rule reads hexes, a route set using the second but not the first can use the first
+        instead.  Demand that the first is used (by any train) whenever the second is."""
+        rules = self.rules
+        if rules.hex_once or any(b.per_hex and b.amount > 0 for b in rules.bonus_routes):
+            return
+        use: dict[tuple[int, ...], list] = {}
+        shape: dict[tuple[int, ...], tuple] = {}
+        present: dict[tuple[int, ...], set[int]] = {}
+        for tm in running:
+            for k, link in enumerate(tm.links):
+                key = link.segs if link.u < link.v else tuple(reversed(link.segs))
+                ends = (
+                    (link.u, link.side_u, link.v, link.side_v)
+                    if link.u < link.v
+                    else (link.v, link.side_v, link.u, link.side_u)
+                )
+                shape[key] = ends
+                present.setdefault(key, set()).add(tm.index)
+                use.setdefault(key, []).extend(lit for *_, kk, lit in tm.arcs[2 * k : 2 * k + 2])
+        groups: dict[tuple, list[tuple[int, ...]]] = {}
+        for key, ends in shape.items():
+            # Junction side labels matter at the ends; at stops they are ignored.
+            u, su, v, sv = ends
+            norm = (u, su if not self.is_stop(u) else None, v, sv if not self.is_stop(v) else None)
+            groups.setdefault((norm, frozenset(present[key])), []).append(key)
+        for keys in groups.values():
+            keys.sort()
+            for first, second in pairwise(keys):
+                self.m.add(sum(use[second]) <= sum(use[first]))
 
     def hex_count(self, tm: TrainModel) -> cp_model.LinearExprT:
         """Number of distinct hexes of the route's segments and stops (a lower-bounded

@@ -31,7 +31,7 @@ from routing import (
     solve,
 )
 from routing.cpsat import score_routes, solve_cpsat
-from routing.cpsat_model import live_graph
+from routing.cpsat_presolve import live_graph
 
 CITY, TOWN, OFF, PORT, MINE = (
     NodeKind.CITY,
@@ -330,17 +330,17 @@ def test_hex_once():
 
 def test_hex_once_counts_intermediate_stops():
     # ROUTING.md rule 11 lists the hex of *every* stop.  A(20)[H1] -s0[H1]- B(30)[H2]
-    # -s1[H1]- C(40)[H1]: A-B-C reads H1 H1 H2 H1 H1, re-entering H1, so the best is
-    # B-C = 70.  (tests/naive.py currently lists only the end stops' hexes and would allow
-    # A-B-C = 90, so this case is not cross-checked against it; see the report.)
+    # -s1[H1]- C(40)[H1]: A-B-C reads H1 H1 H2 H1 H1, re-entering H1 at B's far side, so
+    # the best is B-C = 70 (without hex_once A-B-C = 90).
     b = NetworkBuilder()
     a = b.add_stop(CITY, 20, hex="H1")
     bb = b.add_stop(CITY, 30, hex="H2")
     c = b.add_stop(CITY, 40, hex="H1")
     b.add_segment(a, bb, hex="H1")
     b.add_segment(bb, c, hex="H1")
-    got = solve_cpsat(Problem(b.build(), (Train.n("3", 3),), Rules.make(hex_once=True)))
-    assert got.optimal and got.total == 70
+    net = b.build()
+    _check(Problem(net, (Train.n("3", 3),)), 90, "hex-stop-free")
+    _check(Problem(net, (Train.n("3", 3),), Rules.make(hex_once=True)), 70, "hex-stop")
 
 
 def test_hex_once_through_junctions():

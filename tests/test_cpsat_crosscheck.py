@@ -2,8 +2,9 @@
 every bundled example position.
 
 A disagreement is written to ``tests/failures/`` (problem JSON plus both solutions) before
-the test fails; hypothesis shrinks it first.  CP-SAT runs with one worker: OR-Tools 9.15 can
-crash with several (google/or-tools#5025), and one worker is deterministic.
+the test fails; hypothesis shrinks it first.  CP-SAT runs with one worker here because one
+worker is deterministic (the default of two is safe since the model leaves out OR-Tools 9.15's
+crashing local-search workers).
 """
 
 from __future__ import annotations
