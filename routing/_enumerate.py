@@ -14,27 +14,10 @@ import time
 import numpy as np
 from numba import njit, objmode
 
+from ._buffers import grow1, grow2
 from ._evaluate import evaluate
 
 _CHECK_EVERY = 4095
-
-
-@njit(cache=True)
-def _grow2(a, n):
-    b = np.empty((max(2 * a.shape[0], n), a.shape[1]), dtype=a.dtype)
-    # explicit loops: slice assignment drags numpy's shape-error formatting into the compile
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            b[i, j] = a[i, j]
-    return b
-
-
-@njit(cache=True)
-def _grow1(a, n):
-    b = np.empty(max(2 * a.shape[0], n), dtype=a.dtype)
-    for i in range(a.shape[0]):
-        b[i] = a[i]
-    return b
 
 
 @njit(cache=True)
@@ -362,15 +345,15 @@ def enumerate_routes(
                             done = False
                             break
                         if nv >= out_val.shape[0]:
-                            out_val = _grow1(out_val, nv + 1)
-                            out_cross = _grow2(out_cross, nv + 1)
-                            out_start = _grow1(out_start, nv + 1)
-                            out_lptr = _grow1(out_lptr, nv + 2)
-                            out_desig = _grow1(out_desig, nv + 1)
-                            out_claims = _grow1(out_claims, nv + 1)
-                            out_must = _grow1(out_must, nv + 1)
+                            out_val = grow1(out_val, nv + 1)
+                            out_cross = grow2(out_cross, nv + 1)
+                            out_start = grow1(out_start, nv + 1)
+                            out_lptr = grow1(out_lptr, nv + 2)
+                            out_desig = grow1(out_desig, nv + 1)
+                            out_claims = grow1(out_claims, nv + 1)
+                            out_must = grow1(out_must, nv + 1)
                         if n_legs_out + d1 > out_legs.shape[0]:
-                            out_legs = _grow1(out_legs, n_legs_out + d1)
+                            out_legs = grow1(out_legs, n_legs_out + d1)
                         total = val
                         cmask = 0
                         for w in range(n_cross_words):

@@ -11,14 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
-@njit(cache=True)
-def _grow(a, n):
-    b = np.empty(max(2 * a.shape[0], n), dtype=a.dtype)
-    # an explicit loop: slice assignment drags numpy's shape-error formatting into the compile
-    for i in range(a.shape[0]):
-        b[i] = a[i]
-    return b
+from ._buffers import grow1
 
 
 @njit(cache=True)
@@ -95,13 +88,13 @@ def build_legs(
                     if _reenters(hseq, d1 + 2, hex_exempt):
                         continue
                 if n_legs + 1 >= end.shape[0]:
-                    end = _grow(end, n_legs + 2)
-                    segs_ptr = _grow(segs_ptr, n_legs + 3)
-                    nodes_ptr = _grow(nodes_ptr, n_legs + 3)
+                    end = grow1(end, n_legs + 2)
+                    segs_ptr = grow1(segs_ptr, n_legs + 3)
+                    nodes_ptr = grow1(nodes_ptr, n_legs + 3)
                 if n_segs + d1 >= segs.shape[0]:
-                    segs = _grow(segs, n_segs + d1 + 1)
+                    segs = grow1(segs, n_segs + d1 + 1)
                 if n_nodes + d1 >= nodes.shape[0]:
-                    nodes = _grow(nodes, n_nodes + d1 + 1)
+                    nodes = grow1(nodes, n_nodes + d1 + 1)
                 end[n_legs] = other
                 for q in range(1, d1 + 1):
                     segs[n_segs] = p_seg[q]
