@@ -25,8 +25,9 @@ HERE = Path(__file__).resolve().parent
 POSITIONS = HERE / "positions"
 FULL = os.environ.get("EIGHTEEN_BENCH_FULL", "") not in ("", "0")
 
-#: CP-SAT workers.  OR-Tools 9.15.6755 corrupts its heap when solving our models with two
-#: workers (see benchmarks/repro/); one worker never crashed, so every CP-SAT call uses one.
+#: CP-SAT workers.  The numba search is single-threaded, so CP-SAT gets one worker too: a
+#: per-core comparison.  (Two workers are safe since ``routing.cpsat`` leaves out OR-Tools
+#: 9.15's crashing local-search subsolvers, see benchmarks/repro/.)
 CPSAT_WORKERS = 1
 #: Seconds a solver may take in a correctness (reference) solve before we call it stuck.
 REFERENCE_LIMIT = 300.0

@@ -28,6 +28,12 @@ from .tiles.parse import Edge, NodeRef, Path
 
 __all__ = ["Board", "PlacedTile", "HexCell", "IMPASSABLE_HEX_COLORS", "UNLIMITED_TILES"]
 
+#: id(title data module) -> (module, its map attributes, grid, cells, manifest, reservations,
+#: neighbour cache)
+_PRINTED: dict[int, tuple] = {}
+_MAP_ATTRIBUTES = ("TITLE", "LAYOUT", "AXES", "LOCATION_NAMES", "HEXES", "TILES", "CORPORATIONS",
+                   "MINORS")  # fmt: skip
+
 #: Neighbours of these colours only connect where their track faces back (18xx.games default).
 IMPASSABLE_HEX_COLORS = ("blue", "gray", "red")
 
@@ -169,12 +175,31 @@ class Board:
             k: list(v) for k, v in (reservations or {}).items()
         }
         self.laid: dict[str, PlacedTile] = {}
-        self._xy = {c: grid.xy(c) for c in self.cells}
+        # neighbours depend on the printed map only; boards of one title share this cache
+        self._neighbours: dict[str, dict[int, str]] = {}
 
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_data(cls, data: ModuleType | Any) -> Board:
-        """Build the preprinted board of a title data module (see docs/TITLE_DATA.md)."""
+        """Build the preprinted board of a title data module (see docs/TITLE_DATA.md).
+
+        The parsed printed map of a module is kept: every position of a title starts from
+        it, and parsing costs more than solving a small position.
+        """
+        # the parse is reused while the module's map attributes are the very same objects
+        source = tuple(getattr(data, name, None) for name in _MAP_ATTRIBUTES)
+        cached = _PRINTED.get(id(data))
+        if cached is None or cached[0] is not data or any(
+            a is not b for a, b in zip(cached[1], source, strict=True)
+        ):
+            cached = _PRINTED[id(data)] = (data, source, *cls._parse_data(data), {})
+        _, _, grid, cells, manifest, reservations, neighbours = cached
+        board = cls(grid, cells, manifest, reservations)
+        board._neighbours = neighbours
+        return board
+
+    @staticmethod
+    def _parse_data(data: ModuleType | Any) -> tuple:
         title = getattr(data, "TITLE", "?")
         grid = HexGrid.make(getattr(data, "LAYOUT", "pointy"), getattr(data, "AXES", None))
         names = dict(getattr(data, "LOCATION_NAMES", {}) or {})
@@ -215,7 +240,7 @@ class Board:
             for i, coord in enumerate(coords):
                 city = cities[i] if isinstance(cities, list | tuple) else cities
                 reservations.setdefault((coord, int(city or 0)), []).append(ent["sym"])
-        return cls(grid, cells, manifest, reservations)
+        return grid, cells, manifest, reservations
 
     # ------------------------------------------------------------------ hexes
     def __contains__(self, coord: str) -> bool:
@@ -271,7 +296,10 @@ class Board:
 
     def neighbours(self, coord: str) -> dict[int, str]:
         """Every existing neighbour of ``coord`` by edge (cut edges included)."""
-        x, y = self._xy[coord]
+        cached = self._neighbours.get(coord)
+        if cached is not None:
+            return cached
+        self.check_hex(coord)
         out = {}
         for edge in range(6):
             nx, ny = self.grid.neighbour_xy(coord, edge)
@@ -281,6 +309,7 @@ class Board:
                 continue
             if other in self.cells and self.cells[other].color != "empty":
                 out[edge] = other
+        self._neighbours[coord] = out
         return out
 
     def edge_cut(self, coord: str, edge: int) -> bool:
@@ -395,6 +424,7 @@ class Board:
     def copy(self) -> Board:
         other = Board(self.grid, self.cells, self.manifest, self.reservations)
         other.laid = dict(self.laid)
+        other._neighbours = self._neighbours
         return other
 
     # ------------------------------------------------------------------ cities
