@@ -407,6 +407,14 @@ def replay(record, report_path, export_dir, time_limit, lenient) -> None:
         console.print(f"wrote {len(written)} positions to {export_dir}")
 
 
+# Commands kept in their own modules join the group here; those modules import nothing from
+# this one at import time, so ``python -m engine.cli`` works too.
+from .cli_history import history as _history  # noqa: E402
+
+for _command in (_history,):
+    cli.add_command(_command)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point."""
     cli.main(args=argv if argv is not None else sys.argv[1:], prog_name="eighteen")
