@@ -409,9 +409,10 @@ def replay(record, report_path, export_dir, time_limit, lenient) -> None:
 
 # Commands kept in their own modules join the group here; those modules import nothing from
 # this one at import time, so ``python -m engine.cli`` works too.
+from .cli_batch import batch as _batch  # noqa: E402
 from .cli_history import history as _history  # noqa: E402
 
-for _command in (_history,):
+for _command in (_batch, _history):
     cli.add_command(_command)
 
 

@@ -1,0 +1,812 @@
+"""Analyse many positions and records at once, on Dask or in-process, and resume after a stop.
+
+:func:`run_batch` finds the items named by files, directories and globs (:func:`discover`),
+analyses each with :func:`analyse_item` (the optimum of a position file; every scored
+``run_routes`` turn of an 18xx.games record, as :func:`engine.replay.replay` reports it) and
+writes one flat table (:data:`COLUMNS`) as CSV or Parquet.
+
+.. code-block:: python
+
+    from engine.batch import run_batch
+
+    if __name__ == "__main__":  # the local cluster starts worker processes (spawn)
+        result = run_batch(["benchmarks/positions/1*.json"], "results.parquet")
+        print(len(result.rows), [f["key"] for f in result.failures])
+
+Items run on a ``dask.distributed`` ``LocalCluster`` (one single-threaded worker process per
+core) by default, on an existing cluster when ``scheduler`` is its address, or one after
+another in this process with ``scheduler="synchronous"``.
+
+Resuming.  As each item finishes its rows are appended to a JSON-lines journal next to the
+output (``<out>.journal``), one line per item carrying the item key, flushed and fsynced
+before the next result is taken.  A rerun of the same batch reads the journal, skips every
+item already in it and runs only the rest; the output file is then rewritten atomically from
+the journal.  A line cut short by a kill is ignored (and its item redone), so a rerun never
+loses a finished item nor writes one twice.  Rows are sorted by ``file``, ``line``, ``row``,
+so the output does not depend on the order in which items finished; only ``seconds`` varies
+from run to run.
+
+Failures.  Problems of one item (a missing path, a glob matching nothing, bad JSON, an
+impossible position, a record of an unsupported title, a record that loses sync) give that
+item a row whose ``error`` column holds a one-line message; the other items go on.  Failures
+are journalled like results (a rerun does not redo them unless ``retry_failed``), except a
+missing path or an empty glob (checked afresh on every run) and a lost worker (redone).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import glob
+import io
+import json
+import os
+import signal
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "BatchError",
+    "Settings",
+    "Item",
+    "BatchResult",
+    "COLUMNS",
+    "IDENTITY_COLUMNS",
+    "discover",
+    "analyse_item",
+    "analyse_chunk",
+    "Journal",
+    "journal_path",
+    "write_table",
+    "read_table",
+    "run_batch",
+]
+
+#: Output columns and their types (``str``, ``int``, ``bool``, ``float``; every one nullable).
+COLUMNS: dict[str, str] = {
+    "key": "str",  # item key: the file path, or "path:line" for a JSON-lines input
+    "file": "str",  # the input file (or the argument that matched nothing)
+    "line": "int",  # line number within a JSON-lines input, else null
+    "row": "int",  # 0-based row number within the item
+    "kind": "str",  # "position" or "record" (null when the file could not be read)
+    "title": "str",  # the position's title id, or the record's title as recorded
+    "company": "str",  # the operating company
+    "phase": "str",
+    "trains": "str",  # the company's train names, space-separated
+    "n_trains": "int",
+    "action_id": "int",  # record turns: the run_routes action id
+    "declared": "int",  # record turns: the revenue 18xx.games stored (or our score of it)
+    "scored": "int",  # record turns: our score of the declared routes
+    "optimum": "int",  # the optimal revenue found
+    "optimal": "bool",  # the optimum is proven
+    "bound": "int",  # a proven upper bound on the optimal revenue
+    "gap": "int",  # record turns: optimum - declared
+    "matches": "bool",  # record turns: our route scores equal the stored ones
+    "relaxed": "int",  # record turns: score without a route-end rule 18xx.games ignores
+    "note": "str",  # record turns: why the declared routes could not be scored
+    "seconds": "float",  # build (+ validate) + solve time; varies from run to run
+    "error": "str",  # why the item failed (one line), else null
+}
+
+#: The columns that must agree between two runs of the same batch (all but ``seconds``).
+IDENTITY_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "seconds")
+
+_JOURNAL_VERSION = 1
+_JSON_LINES = (".jsonl", ".ndjson")
+_SCAN_SUFFIXES = (".json", *_JSON_LINES)
+
+
+class BatchError(ValueError):
+    """The batch as a whole cannot run (bad output path, mismatched or locked journal)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Options that change results; a journal is only resumed with equal settings.
+
+    Parameters
+    ----------
+    time_limit : float, optional
+        Seconds per solve (unproven optima are flagged ``optimal=False``).
+    lenient : bool
+        Records: apply actions the rules forbid instead of failing the record.
+    """
+
+    time_limit: float | None = None
+    lenient: bool = False
+
+    def __post_init__(self) -> None:
+        if self.time_limit is not None and not (
+            isinstance(self.time_limit, int | float) and self.time_limit >= 0
+        ):
+            raise BatchError(f"time_limit must be a number >= 0, got {self.time_limit!r}")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One unit of work: a file, or one line of a JSON-lines file.
+
+    ``error`` is set for an argument that named nothing (such items are not run).
+    """
+
+    key: str
+    file: str
+    line: int | None = None
+    text: str | None = field(default=None, repr=False)
+    error: str | None = None
+    size: int = 0
+
+
+@dataclass
+class BatchResult:
+    """What :func:`run_batch` did.
+
+    Attributes
+    ----------
+    rows : list of dict
+        Every output row, sorted (as written).
+    failures : list of dict
+        ``{"key", "error"}`` for every failed item, sorted by key.
+    ran, skipped : int
+        Items analysed in this run, and items taken from the journal.
+    seconds : float
+        Wall time of the run (cluster start-up included).
+    out, journal : Path
+    """
+
+    rows: list[dict]
+    failures: list[dict]
+    ran: int
+    skipped: int
+    seconds: float
+    out: Path
+    journal: Path
+
+
+# ---------------------------------------------------------------------------------- discovery
+def _norm(path: str | Path) -> str:
+    return os.path.normpath(str(path))
+
+
+def _file_items(path: str) -> list[Item]:
+    """The items of one file: itself, or one per non-blank line of a JSON-lines file."""
+    if not path.lower().endswith(_JSON_LINES):
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            size = 0
+        return [Item(key=path, file=path, size=size)]
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return [Item(key=path, file=path, error=f"{path}: cannot read: {exc}")]
+    items = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            items.append(Item(key=f"{path}:{n}", file=path, line=n, text=line, size=len(line)))
+    if not items:
+        return [Item(key=path, file=path, error=f"{path}: no JSON lines in the file")]
+    return items
+
+
+def _scan_dir(directory: str) -> list[str]:
+    """``*.json``/``*.jsonl``/``*.ndjson`` under ``directory``, hidden ones left out."""
+    found = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            if not name.startswith(".") and name.lower().endswith(_SCAN_SUFFIXES):
+                found.append(_norm(os.path.join(root, name)))
+    return sorted(found)
+
+
+def discover(inputs: Sequence[str | Path], exclude: Iterable[str | Path] = ()) -> list[Item]:
+    """The items named by ``inputs``, in a stable order.
+
+    Parameters
+    ----------
+    inputs : sequence of str or Path
+        Files, directories (searched recursively for ``.json``, ``.jsonl`` and ``.ndjson``
+        files, hidden ones left out) and glob patterns (``**`` allowed).  A ``.jsonl`` or
+        ``.ndjson`` file holds one position or record per line, each its own item.
+    exclude : iterable of paths
+        Files never taken as input (the output and its journal).
+
+    Returns
+    -------
+    list of Item
+        Sorted by file and line, each key once.  An argument that names nothing becomes an
+        item with ``error`` set.
+    """
+    if isinstance(inputs, str | Path):
+        raise BatchError("inputs must be a list of paths or globs, not one string")
+    skip = {os.path.realpath(p) for p in exclude}
+    items: dict[str, Item] = {}
+    for arg in inputs:
+        arg = str(arg)
+        if not arg.strip():
+            items.setdefault("", Item(key="", file="", error="an empty path was given"))
+            continue
+        if os.path.isdir(arg):
+            files = _scan_dir(arg)
+            if not files:
+                items.setdefault(arg, Item(arg, arg, error=f"{arg}: no .json or .jsonl files"))
+        elif os.path.exists(arg):
+            files = [_norm(arg)]
+        elif glob.has_magic(arg):
+            files = []
+            for match in sorted(glob.glob(arg, recursive=True)):
+                files.extend(_scan_dir(match) if os.path.isdir(match) else [_norm(match)])
+            if not files:
+                items.setdefault(arg, Item(arg, arg, error=f"{arg}: no files match"))
+        else:
+            items.setdefault(arg, Item(arg, arg, error=f"{arg}: no such file or directory"))
+            continue
+        for path in files:
+            if os.path.realpath(path) in skip:
+                continue
+            for item in _file_items(path):
+                items.setdefault(item.key, item)
+    return sorted(items.values(), key=lambda it: (it.file, it.line or 0, it.key))
+
+
+# ---------------------------------------------------------------------------------- analysis
+def _row(item: Item, row: int, **values: Any) -> dict:
+    out = dict.fromkeys(COLUMNS)
+    out.update(key=item.key, file=item.file, line=item.line, row=row)
+    out.update(values)
+    return out
+
+
+def _one_line(exc: BaseException) -> str:
+    msg = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    return " ".join(msg.split()) or type(exc).__name__
+
+
+def _error_text(exc: BaseException) -> str:
+    from .position import PositionError
+    from .replay_record import ReplayError
+
+    text = _one_line(exc)
+    if isinstance(exc, PositionError | ReplayError | ValueError | KeyError | OSError):
+        return text
+    return f"internal error: {type(exc).__name__}: {text}"
+
+
+def _read_item(item: Item) -> tuple[Any, str]:
+    """The parsed JSON of an item and the name to report it under."""
+    where = item.key
+    if item.text is not None:
+        text = item.text
+    else:
+        try:
+            text = Path(item.file).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise OSError(f"{where}: no such file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise OSError(f"{where}: cannot read: {exc}") from None
+    try:
+        return json.loads(text), where
+    except json.JSONDecodeError as exc:
+        line = exc.lineno if item.line is None else item.line
+        raise ValueError(
+            f"{where}: invalid JSON at line {line} column {exc.colno}: {exc.msg}"
+        ) from None
+
+
+def _kind(data: Any, where: str) -> str:
+    if isinstance(data, dict) and "actions" in data:
+        return "record"
+    if isinstance(data, dict) and "company" in data and "title" in data:
+        return "position"
+    raise ValueError(
+        f"{where}: neither a position (no 'title'/'company') nor an 18xx.games record "
+        "(no 'actions')"
+    )
+
+
+def _analyse_position(item: Item, data: dict, where: str, settings: Settings) -> list[dict]:
+    import routing
+
+    from .position import position_from_dict
+    from .title import build_problem
+
+    t0 = time.perf_counter()
+    position = position_from_dict(data, where)
+    problem, _view = build_problem(position)
+    solution = routing.solve(problem, time_limit=settings.time_limit)
+    seconds = time.perf_counter() - t0
+    return [
+        _row(
+            item,
+            0,
+            kind="position",
+            title=position.title,
+            company=position.company,
+            phase=position.phase,
+            trains=" ".join(position.trains),
+            n_trains=len(position.trains),
+            optimum=int(solution.total),
+            optimal=bool(solution.optimal),
+            bound=None if solution.bound is None else int(solution.bound),
+            seconds=round(seconds, 6),
+        )
+    ]
+
+
+def _analyse_record(item: Item, data: dict, where: str, settings: Settings) -> list[dict]:
+    from .replay import Replayer
+    from .replay_record import load_record
+
+    record = load_record(data, name=where)
+    rows: list[dict] = []
+
+    def turn_row(turn) -> dict:
+        return _row(
+            item,
+            len(rows),
+            kind="record",
+            title=record.title,
+            company=turn.company,
+            phase=turn.phase,
+            trains=" ".join(turn.trains),
+            n_trains=len(turn.trains),
+            action_id=turn.action_id,
+            declared=turn.reference,
+            scored=turn.scored,
+            optimum=turn.optimum,
+            optimal=turn.optimal,
+            bound=turn.bound,
+            gap=turn.gap,
+            matches=turn.matches,
+            relaxed=turn.relaxed,
+            note=turn.error,
+            seconds=round(turn.seconds, 6),
+        )
+
+    try:
+        replayer = Replayer(
+            record, solve=True, time_limit=settings.time_limit, strict=not settings.lenient
+        )
+        for turn in replayer.turns():
+            rows.append(turn_row(turn))
+    except Exception as exc:  # noqa: BLE001 - keep the turns scored before the failure
+        # the turns before a lost sync are sound; keep them and end the item with its error
+        rows.append(
+            _row(
+                item,
+                len(rows),
+                kind="record",
+                title=record.title,
+                error=f"{where}: {_error_text(exc)}",
+            )
+        )
+    return rows
+
+
+def analyse_item(item: Item, settings: Settings | None = None) -> list[dict]:
+    """The output rows of one item; never raises for a problem of the item itself.
+
+    Parameters
+    ----------
+    item : Item
+    settings : Settings, optional
+
+    Returns
+    -------
+    list of dict
+        Rows with every key of :data:`COLUMNS`.  A position gives one row; a record one
+        row per ``run_routes`` turn (none when it has no turn); a failed item ends with a
+        row whose ``error`` says why.
+    """
+    if not isinstance(item, Item):
+        raise TypeError(f"analyse_item needs an Item, got {type(item).__name__}")
+    settings = settings or Settings()
+    if item.error is not None:
+        return [_row(item, 0, error=item.error)]
+    kind = None
+    try:
+        data, where = _read_item(item)
+        kind = _kind(data, where)
+        if kind == "position":
+            return _analyse_position(item, data, where, settings)
+        return _analyse_record(item, data, where, settings)
+    except Exception as exc:  # noqa: BLE001 - one bad item must not stop the batch
+        text = _error_text(exc)
+        if not text.startswith(item.key):
+            text = f"{item.key}: {text}"
+        return [_row(item, 0, kind=kind, error=text)]
+
+
+# ---------------------------------------------------------------------------------- journal
+def journal_path(out: str | Path) -> Path:
+    """The journal of output ``out``: ``<out>.journal`` beside it."""
+    out = Path(out)
+    return out.with_name(out.name + ".journal")
+
+
+class Journal:
+    """Append-only JSON-lines log of finished items, fsynced per item.
+
+    The first line is a header with the :class:`Settings`; every other line is
+    ``{"key": ..., "rows": [...]}``.  Opening takes an exclusive lock (POSIX), so two
+    batches cannot write one journal.
+
+    Parameters
+    ----------
+    path : path
+    settings : Settings
+    """
+
+    def __init__(self, path: str | Path, settings: Settings) -> None:
+        self.path = Path(path)
+        self.settings = settings
+        self.entries: dict[str, list[dict]] = {}
+        self.dropped = 0
+        self._fh: io.TextIOWrapper | None = None
+
+    def _header(self) -> dict:
+        return {
+            "eighteen_batch_journal": _JOURNAL_VERSION,
+            "settings": asdict(self.settings),
+            "columns": list(COLUMNS),
+        }
+
+    def open(self) -> dict[str, list[dict]]:
+        """Lock and read the journal; return ``{key: rows}`` of the finished items."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open
+        try:
+            import fcntl
+
+            fcntl.flock(self._fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except ImportError:  # pragma: no cover - not POSIX: no lock
+            pass
+        except OSError:
+            self.close()
+            raise BatchError(f"{self.path}: another batch is writing this journal") from None
+        self._fh.seek(0)
+        lines = self._fh.read().split("\n")
+        # a complete line ends in "\n": the piece after the last one is a cut line (or "")
+        complete, tail = lines[:-1], lines[-1]
+        self.dropped = 1 if tail.strip() else 0
+        header, entries = None, {}
+        for n, line in enumerate(complete):
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError:
+                obj = None
+            if n == 0:
+                header = obj
+                continue
+            if (
+                isinstance(obj, dict)
+                and isinstance(obj.get("key"), str)
+                and isinstance(obj.get("rows"), list)
+                and all(isinstance(r, dict) for r in obj["rows"])
+            ):
+                rows = [{c: r.get(c) for c in COLUMNS} for r in obj["rows"]]
+                entries.setdefault(obj["key"], rows)
+            else:
+                self.dropped += 1
+        if header is None and entries:
+            self.close()
+            raise BatchError(f"{self.path}: not a batch journal (bad first line); delete it")
+        if header is not None:
+            self._check_header(header)
+        if header is None or self.dropped:
+            self._rewrite(entries)
+        self.entries = entries
+        return dict(entries)
+
+    def _check_header(self, header: Any) -> None:
+        ok = isinstance(header, dict) and header.get("eighteen_batch_journal") == _JOURNAL_VERSION
+        if not ok or header.get("columns") != list(COLUMNS):
+            self.close()
+            raise BatchError(
+                f"{self.path}: not a journal of this version of eighteen batch; delete it"
+            )
+        if header.get("settings") != asdict(self.settings):
+            old = ", ".join(f"{k}={v}" for k, v in header["settings"].items())
+            self.close()
+            raise BatchError(
+                f"{self.path}: written with other settings ({old}); rerun with those or "
+                "delete the journal"
+            )
+
+    def _rewrite(self, entries: dict[str, list[dict]]) -> None:
+        """Replace the journal by header + ``entries`` (drops cut and bad lines)."""
+        lines = [json.dumps(self._header())]
+        lines += [json.dumps({"key": k, "rows": rows}) for k, rows in entries.items()]
+        _write_atomic(self.path, "".join(line + "\n" for line in lines))
+        # the lock stays on the old inode; reopen the new file and lock it again
+        assert self._fh is not None
+        self._fh.close()
+        self._fh = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - held open
+        with contextlib.suppress(ImportError, OSError):
+            import fcntl
+
+            fcntl.flock(self._fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    def append(self, key: str, rows: list[dict]) -> None:
+        """Record a finished item durably (flush + fsync) before returning."""
+        if self._fh is None:
+            raise BatchError(f"{self.path}: journal is not open")
+        if key in self.entries:
+            return
+        self._fh.write(json.dumps({"key": key, "rows": rows}) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self.entries[key] = rows
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _write_atomic(path: Path, data: str | Callable[[str], None]) -> None:
+    """Write ``path`` (text, or a function writing the path it is given) via a temporary
+    file in its directory and :func:`os.replace`, fsynced."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            if not callable(data):
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+        if callable(data):
+            data(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    with contextlib.suppress(OSError):  # make the rename itself durable
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        os.fsync(dir_fd)
+        os.close(dir_fd)
+
+
+# ---------------------------------------------------------------------------------- output
+def _sort_key(row: dict) -> tuple:
+    return (row["file"] or "", row["line"] or 0, row["key"] or "", row["row"] or 0)
+
+
+def write_table(rows: list[dict], out: str | Path) -> Path:
+    """Write ``rows`` (sorted) atomically as CSV or Parquet, by the suffix of ``out``.
+
+    CSV: a header of :data:`COLUMNS`, empty cells for nulls, ``true``/``false``.  Parquet:
+    typed, nullable columns (string, int64, bool, float64).
+    """
+    out = Path(out)
+    suffix = out.suffix.lower()
+    if suffix not in (".csv", ".parquet"):
+        raise BatchError(f"{out}: output must end in .csv or .parquet")
+    rows = sorted(rows, key=_sort_key)
+    if suffix == ".csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(list(COLUMNS))
+        cell = {None: "", True: "true", False: "false"}  # 0 == False: look up bools only
+        for r in rows:
+            vals = [r.get(c) for c in COLUMNS]
+            writer.writerow([cell[v] if v is None or isinstance(v, bool) else v for v in vals])
+        _write_atomic(out, buf.getvalue())
+        return out
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    types = {"str": pa.string(), "int": pa.int64(), "bool": pa.bool_(), "float": pa.float64()}
+    schema = pa.schema([pa.field(c, types[t], nullable=True) for c, t in COLUMNS.items()])
+    table = pa.Table.from_pylist([{c: r.get(c) for c in COLUMNS} for r in rows], schema=schema)
+    _write_atomic(out, lambda tmp: pq.write_table(table, tmp))
+    return out
+
+
+def read_table(path: str | Path) -> list[dict]:
+    """Rows of a table :func:`write_table` wrote, with Python types (for checks and tests)."""
+    path = Path(path)
+    if path.suffix.lower() == ".parquet":
+        import pyarrow.parquet as pq
+
+        return pq.read_table(path).to_pylist()
+    conv = {"str": str, "int": int, "float": float, "bool": lambda s: s == "true"}
+    with open(path, newline="", encoding="utf-8") as fh:
+        return [
+            {c: (None if v == "" else conv[COLUMNS[c]](v)) for c, v in rec.items()}
+            for rec in csv.DictReader(fh)
+        ]
+
+
+# ---------------------------------------------------------------------------------- running
+def analyse_chunk(items: Sequence[Item], settings: Settings | None = None) -> list[list[dict]]:
+    """:func:`analyse_item` of each item (one Dask task runs several small items)."""
+    return [analyse_item(item, settings) for item in items]
+
+
+def _chunks(items: Sequence[Item], slots: int, most: int = 32) -> list[list[Item]]:
+    """Items in tasks of about equal bytes, largest first: a task costs milliseconds of Dask
+    overhead, as much as a small solve, so small positions travel together while a record
+    (tens of kB) gets a task of its own."""
+    order = sorted(items, key=lambda it: (-it.size, it.key))
+    budget = max(1, sum(it.size for it in order) // max(1, 4 * slots))
+    chunks: list[list[Item]] = []
+    current: list[Item] = []
+    weight = 0
+    for item in order:
+        if current and (weight + item.size > budget or len(current) >= most):
+            chunks.append(current)
+            current, weight = [], 0
+        current.append(item)
+        weight += item.size
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _run_dask(items, settings, scheduler, workers, on_result) -> None:
+    import logging
+
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    with contextlib.ExitStack() as stack:
+        if scheduler is None:
+            n = workers or os.cpu_count() or 1
+            # processes, one thread each: the numba kernels hold the GIL for part of a solve
+            # Ctrl-C reaches the whole process group: worker processes started with SIGINT
+            # ignored leave it to this one, which then closes the cluster in order (a
+            # Ctrl-C during these ~2 s of start-up is lost; the next one works)
+            old = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
+            try:
+                cluster = LocalCluster(
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+            finally:
+                if old is not None:
+                    signal.signal(signal.SIGINT, old)
+            stack.enter_context(cluster)
+            client = stack.enter_context(Client(cluster))
+        else:
+            try:
+                client = stack.enter_context(Client(scheduler, timeout="20s"))
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise BatchError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+            n = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
+            if n == 0:  # tasks would wait for ever
+                raise BatchError(f"the Dask cluster at {scheduler} has no workers")
+        futures = {
+            client.submit(analyse_chunk, chunk, settings, pure=False, retries=0): chunk
+            for chunk in _chunks(items, n)
+        }
+        for fut in as_completed(futures):
+            chunk = futures.pop(fut)
+            try:
+                results = [
+                    (item, rows, True) for item, rows in zip(chunk, fut.result(), strict=True)
+                ]
+            except Exception as exc:  # noqa: BLE001 - a lost worker fails only its items
+                # not journalled: the next run tries these items again
+                text = f"worker failed: {_error_text(exc)}"
+                results = [(it, [_row(it, 0, error=f"{it.key}: {text}")], False) for it in chunk]
+            for item, rows, durable in results:
+                on_result(item, rows, durable)
+
+
+def run_batch(
+    inputs: Sequence[str | Path],
+    out: str | Path,
+    settings: Settings | None = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    retry_failed: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> BatchResult:
+    """Analyse every item of ``inputs`` and write the table ``out``, resuming its journal.
+
+    Parameters
+    ----------
+    inputs : sequence of paths or globs
+        See :func:`discover`.
+    out : path
+        ``.csv`` or ``.parquet``; the journal is :func:`journal_path` of it.
+    settings : Settings, optional
+    scheduler : str, optional
+        None: a new local cluster; ``"synchronous"``: in this process, one item after
+        another; else the address of a running Dask scheduler (``tcp://host:8786``).
+    workers : int, optional
+        Worker processes of the local cluster (default: one per core).
+    retry_failed : bool
+        Also redo items the journal holds as failed.
+    progress : callable, optional
+        ``progress(done, total)`` over the items run now.
+
+    Returns
+    -------
+    BatchResult
+
+    Raises
+    ------
+    BatchError
+        Bad output path or options, a journal of other settings or in use, an unreachable
+        scheduler.
+    """
+    t0 = time.perf_counter()
+    settings = settings or Settings()
+    out = Path(out)
+    if out.suffix.lower() not in (".csv", ".parquet"):
+        raise BatchError(f"{out}: output must end in .csv or .parquet")
+    if out.is_dir():
+        raise BatchError(f"{out}: is a directory")
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
+        raise BatchError(f"workers must be a whole number >= 1, got {workers!r}")
+    if workers is not None and scheduler is not None:
+        raise BatchError("workers applies to the local cluster only, not with a scheduler")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    jpath = journal_path(out)
+    items = discover(inputs, exclude=(out, jpath))
+    with Journal(jpath, settings) as journal:
+        done = journal.open()
+        if retry_failed and any(r["error"] for rows in done.values() for r in rows):
+            # drop the failed items first, so the journal never holds a key twice
+            done = {k: rows for k, rows in done.items() if not any(r["error"] for r in rows)}
+            journal._rewrite(done)
+            journal.entries = dict(done)
+        skipped = [it for it in items if it.error is None and it.key in done]
+        todo = [it for it in items if it.error is None and it.key not in done]
+        rows_of: dict[str, list[dict]] = {it.key: done[it.key] for it in skipped}
+        for it in items:
+            if it.error is not None:
+                rows_of[it.key] = analyse_item(it, settings)
+        count = 0
+
+        def on_result(item: Item, rows: list[dict], durable: bool) -> None:
+            nonlocal count
+            if durable:
+                journal.append(item.key, rows)
+            rows_of[item.key] = rows
+            count += 1
+            if progress is not None:
+                progress(count, len(todo))
+
+        if progress is not None:
+            progress(0, len(todo))
+        if todo:
+            if scheduler == "synchronous":
+                for item in todo:
+                    on_result(item, analyse_item(item, settings), True)
+            else:
+                _run_dask(todo, settings, scheduler, workers, on_result)
+    rows = sorted((r for rows in rows_of.values() for r in rows), key=_sort_key)
+    write_table(rows, out)
+    failures = sorted(
+        ({"key": r["key"], "error": r["error"]} for r in rows if r["error"]),
+        key=lambda f: f["key"],
+    )
+    return BatchResult(
+        rows=rows,
+        failures=failures,
+        ran=len(todo),
+        skipped=len(skipped),
+        seconds=time.perf_counter() - t0,
+        out=out,
+        journal=jpath,
+    )
