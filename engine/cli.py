@@ -308,6 +308,19 @@ def _turn_note(turn) -> str:
     return "; ".join(notes)
 
 
+def _final_table(final, title: str):
+    """The players' final values (18xx.games ``result``) and why the game ended."""
+    from rich.table import Table
+
+    table = Table(title=f"{title}: final scores (game end: {final.reason})")
+    for col in ("player", "cash", "shares", "privates", "value"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    for p in final.players:
+        name = f"{p.name} (bankrupt)" if p.bankrupt else p.name
+        table.add_row(name, str(p.cash), str(p.shares), str(p.companies), str(p.value))
+    return table
+
+
 def _turn_row(turn, footnote: str) -> list[str]:
     def num(v) -> str:
         return "-" if v is None else str(v)
@@ -399,6 +412,12 @@ def replay(record, report_path, export_dir, time_limit, lenient) -> None:
     )
     for note in report.notes:
         console.print(f"note: {note}")
+    if report.final is not None:
+        console.print(_final_table(report.final, report.record))
+        if not report.final.in_sync:
+            console.print("warning: the replayed money left the record's path; see the notes")
+        for note in report.final.notes:
+            console.print(f"money: {note}", markup=False)
     if report_path:
         rp.write_json_atomic(report_path, json.dumps(report.to_dict(), indent=2) + "\n")
         console.print(f"wrote {report_path}")
@@ -409,10 +428,11 @@ def replay(record, report_path, export_dir, time_limit, lenient) -> None:
 
 # Commands kept in their own modules join the group here; those modules import nothing from
 # this one at import time, so ``python -m engine.cli`` works too.
+from .cli_analyse import analyse as _analyse  # noqa: E402
 from .cli_batch import batch as _batch  # noqa: E402
 from .cli_history import history as _history  # noqa: E402
 
-for _command in (_batch, _history):
+for _command in (_analyse, _batch, _history):
     cli.add_command(_command)
 
 

@@ -33,10 +33,14 @@ from pathlib import Path
 import routing
 
 from .games import get_title
+from .legality import TileLayOption, check_tile_lay, check_token
+from .operating import OperatingTurn, TrainOption
 from .position import save_position
+from .replay_board import split_id
 from .replay_record import IllegalAction, Record, ReplayError, filter_actions, load_record
+from .replay_result import FinalResult
 from .replay_routes import declared_routes, fast_problem
-from .replay_state import GameState
+from .replay_state import DEPOT, GameState
 from .replay_titles import NO_BOARD_EFFECT, rules_for
 
 __all__ = [
@@ -133,6 +137,7 @@ class ReplayReport:
     turns: list[TurnResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    final: FinalResult | None = None
 
     @property
     def summary(self) -> dict:
@@ -159,6 +164,7 @@ class ReplayReport:
             "summary": self.summary,
             "turns": [t.to_dict() for t in self.turns],
             "notes": list(self.notes),
+            "final": self.final.to_dict() if self.final is not None else None,
         }
 
 
@@ -194,6 +200,9 @@ class Replayer:
         self.solve = solve
         self.time_limit = time_limit
         self.strict = strict
+        self.relay: set[tuple[str, str]] = set()  # lifted tokens their owners put back
+        self.turn: OperatingTurn | None = None  # the operating turn under way
+        self._late = False  # the turn has run its trains
         self.rules.setup(self.state)
 
     def turns(self, progress: Callable[[int], None] | None = None) -> Iterator[TurnResult]:
@@ -233,22 +242,57 @@ class Replayer:
     def apply(self, action: dict) -> None:
         """Apply one action's board effects.
 
-        Lays, tokens and train purchases are checked first; an illegal one raises
-        :class:`IllegalAction` (strict) or is applied unchecked with a note (lenient).
+        Lays, tokens and train purchases are checked first - the board rules, the operator's
+        network and its turn's limits (:mod:`engine.legality`, :mod:`engine.operating`); an
+        illegal one raises :class:`IllegalAction` (strict) or is applied unchecked with a
+        note (lenient).
         """
         state, rules = self.state, self.rules
         kind, ent = action["type"], action.get("entity")
+        # A private's ability lays tiles and tokens without a connection (1846 Lake Shore,
+        # Michigan Central, Ohio & Indiana, Little Miami, C&WI's Chicago token; 1836Jr
+        # Enkhuizen-Stavoren Ferry, Charbonnages du Hainaut): only the operator's own
+        # actions are checked against its network.
+        own = action.get("entity_type") in ("corporation", "minor")
+        turn = self._turn(action)
+        mine = own and turn is not None and turn.sym == ent
         if kind == "lay_tile":
-            hex_ = action["hex"]
-            self._checked(action, state.lay_tile, hex_, action["tile"], action["rotation"])
+            hex_, tile, rotation = action["hex"], action["tile"], action["rotation"]
+            if mine:
+                option = self._legal(action, turn.check_tile_lay, hex_, tile, rotation)
+            elif own:
+                option = self._legal(action, check_tile_lay, state, ent, hex_, tile, rotation)
+            upgrade = hex_ in state.board and state.board.color(hex_) != "white"
+            lifted = self._lifted(hex_, tile)
+            self._checked(action, state.lay_tile, hex_, tile, rotation)
+            self.relay.update(lifted)
+            if mine:
+                turn.note_tile_lay(option or TileLayOption(hex_, tile, rotation, 0, upgrade))
             rules.after_lay(state, hex_, state.board.tile(hex_), ent)
         elif kind == "place_token":
             hex_, city = state.resolve_city(action["city"])
-            self._checked(action, state.place_token, hex_, city, rules.token_owner(state, action))
+            owner = rules.token_owner(state, action)
+            op = state.operators.get(owner)
+            # no connection for the home station (step/home_token.rb) or for a token that a
+            # lay lifted off a trackless multi-city hex (tracker.rb update_token!); neither
+            # is the turn's token
+            if own and (owner, hex_) not in self.relay and not (op and hex_ in op.home):
+                if mine and owner == turn.sym:
+                    turn.note_token(self._legal(action, turn.check_token, hex_, city))
+                else:
+                    self._legal(action, check_token, state, owner, hex_, city)
+            self.relay.discard((owner, hex_))
+            self._checked(action, state.place_token, hex_, city, owner)
         elif kind == "buy_train":
             if not rules.handle(state, action):
                 args = (ent, action["train"], action.get("variant"), action.get("exchange"))
+                option = self._legal(action, turn.check_buy_train, *args[1:]) if mine else None
+                card = state.trains.get(action["train"])
+                source = "depot" if card is not None and card.owner == DEPOT else "other"
                 self._checked(action, state.buy_train, *args)
+                if mine:
+                    turn.note_purchase(option or TrainOption(args[1], "", source, None))
+            self._close_companies(ent, "bought_train")
         elif kind == "discard_train":
             state.discard_train(ent, action["train"])
         elif kind == "run_routes":
@@ -257,6 +301,69 @@ class Replayer:
             pass
         elif kind not in NO_BOARD_EFFECT:
             state.notes.append(f"{state.where(action)}: action type {kind!r} not replayed")
+        if action.get("entity_type") == "company" and kind == "buy_shares":
+            self._close_companies(ent, "exchange")
+
+    def _legal(self, action: dict, check, *args):
+        """Run an :mod:`engine.legality` check and return its answer; when lenient, note a
+        breach, return None and go on."""
+        try:
+            return check(*args)
+        except IllegalAction as exc:
+            if self.strict:
+                raise
+            self.state.notes.append(f"{self.state.where(action)}: applied although {exc}")
+            return None
+
+    def _turn(self, action: dict) -> OperatingTurn | None:
+        """The operating turn ``action`` belongs to, for the per-turn limits.
+
+        A new turn begins when another operator acts, or when the operator lays track or a
+        token after running its trains (its next operating round); a stock-round action
+        ends the turn.
+        """
+        state, kind = self.state, action["type"]
+        if action.get("entity_type") == "player" and kind in ("buy_shares", "par", "bid"):
+            self.turn = None
+            return None
+        sym = self.rules.acting_operator(state, action)
+        if sym not in state.operators or state.operators[sym].closed:
+            return self.turn if sym is None else None
+        late = self._late and kind in ("lay_tile", "place_token")
+        if self.turn is None or self.turn.sym != sym or late:
+            self.turn, self._late = OperatingTurn(state, sym), False
+        if kind in ("run_routes", "dividend", "buy_train"):
+            self._late = True
+        return self.turn
+
+    def _lifted(self, hex_: str, tile_id: str) -> set[tuple[str, str]]:
+        """(owner, hex) of the tokens a lay on ``hex_`` lifts (``GameState.lay_tile``)."""
+        state = self.state
+        old = state.board.tile(hex_)
+        try:
+            new = state.board.manifest_tile(split_id(tile_id)[0])
+        except (ReplayError, ValueError):
+            return set()
+        if old.paths or not new.paths or len(new.cities) < 2:
+            return set()
+        return {(s, h) for (h, _c), syms in state.tokens.items() if h == hex_ for s in syms}
+
+    def _close_companies(self, sym: str | None, when: str) -> None:
+        """Privates that close on an event: a ``close`` ability ``when: bought_train`` of the
+        buyer (1836Jr-30 CFLV with the Nord's first train; base.rb
+        ``close_companies_on_event!``), or an ``exchange`` ability used (step/exchange.rb)."""
+        for csym, info in self.state.companies.items():
+            abilities = info["spec"].get("abilities", []) or []
+            if when == "exchange" and csym == sym:
+                if any(a.get("type") == "exchange" for a in abilities):
+                    info["closed"] = True
+            elif when == "bought_train" and any(
+                a.get("type") == "close"
+                and a.get("when") == "bought_train"
+                and a.get("corporation") == sym
+                for a in abilities
+            ):
+                info["closed"] = True
 
     def _checked(self, action: dict, method, *args) -> None:
         """Call a state method with its checks; when lenient, retry unchecked on a breach."""
@@ -415,6 +522,9 @@ def replay(
     cb = (lambda done: progress(done, total)) if progress is not None else None
     for turn in rep.turns(cb):
         report.turns.append(turn)
+    # the players' values and the game-end reason, for titles whose rules keep the money
+    finish = getattr(rep.rules, "final_result", None)
+    report.final = finish(rep.state) if finish is not None else None
     report.notes = list(rep.state.notes)
     report.seconds = time.perf_counter() - t0
     return report

@@ -228,12 +228,18 @@ class Market1846:
             c.owner[sid] = swap_to
 
     # ------------------------------------------------------------------ bankruptcy
-    def bankrupt(self, player: Any, corp: str, issue_shares: int) -> list[str]:
+    def bankrupt(
+        self, player: Any, corp: str, issue_shares: int, first_sales: dict | None = None
+    ) -> list[str]:
         """A president goes bankrupt (``g_1846/step/bankrupt.rb``).
 
         The corporation first issues ``issue_shares`` shares (left per share); the player
         then sells what is normally sellable (left once where president), then dumps the
-        rest without moves.  Returns the corporations now in receivership.
+        rest without moves; a player with 20% takes over a presidency he dumped
+        (``share_pool.rb`` presidency check), else the corporation is in receivership.
+        ``first_sales`` (corporation -> percent, from :mod:`engine.money_1846`) names the
+        normal sales; without it a sale is assumed wherever one share could be sold.
+        Returns the corporations now in receivership.
         """
         if corp in self.corps and issue_shares > 0:
             c = self.corps[corp]
@@ -246,10 +252,13 @@ class Market1846:
             mine = [s for s, h in c.owner.items() if h == player]
             if not mine:
                 continue
-            if c.president == player and self._can_sell(c, player):
+            sells = self._can_sell(c, player) if first_sales is None else bool(first_sales.get(sym))
+            if c.president == player and sells:
                 self.left(sym)
             for sid in mine:
                 c.owner[sid] = POOL
+            if c.president == player:
+                self._check_president(c, player)
             if c.president == player:
                 c.president = None
                 if self.price(sym):

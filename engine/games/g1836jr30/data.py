@@ -196,6 +196,14 @@ PORT_HEXES = ["E3", "G1", "J2"]
 PORT_BONUS = {"green": 20, "brown": 30}
 PORT_MIN_OTHER_STOPS = 2
 
+# --- Money facts (used by engine/money_1836jr.py) ---------------------------------------------
+# tobymao/18xx @111f7f69 lib/engine/corporation.rb (SHARES: a 20% president's certificate and
+# eight 10% shares; float_percent 60) and game/base.rb (MARKET_SHARE_LIMIT: at most 50% of a
+# company in the market).  The seed keeps 1830's rules here.
+SHARES = [20, 10, 10, 10, 10, 10, 10, 10, 10]
+FLOAT_PERCENT = 60
+MARKET_SHARE_LIMIT = 50
+
 # Amsterdam's green/brown NY tiles (54, 62) have two cities; one train may score both (seed:
 # "as per the rules for New York City"), so they are never grouped.
 AMSTERDAM_HEX = "D6"

@@ -228,6 +228,20 @@ POST_COMPANY = "RdP"
 POST_BONUS = 20
 POST_REMOVED_ON_TRAIN = "6"
 
+# --- Money facts (used by engine/money_1856.py) ---------------------------------------------
+# tobymao/18xx @111f7f69 g_1856/game.rb (1836Jr-56 keeps them): loans of 100 (loan_value),
+# interest 10 per loan (interest_rate), the national's extra station tokens cost 100
+# (national_token_price), an unstarted corporation needs 20% sold to operate at first
+# (setup: @percent_to_operate), 10% more each time the last train of a type is sold
+# (event_change_float!).  The national is 1856's CGR (g_1836_jr56/game.rb ``national``).
+NATIONAL = "MESS"
+SHARES = [20, 10, 10, 10, 10, 10, 10, 10, 10]  # corporation.rb SHARES
+MARKET_SHARE_LIMIT = 50  # base.rb
+LOAN_VALUE = 100
+LOAN_INTEREST = 10
+NATIONAL_TOKEN_PRICE = 100
+START_PERCENT_TO_OPERATE = 20
+
 # Amsterdam's green and brown T tiles (120, 122) have two cities; one train may score both
 # (seed: "as per the rules for Toronto"), so they are never grouped.  The gray 124 has one.
 AMSTERDAM_HEX = "D6"
