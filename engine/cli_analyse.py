@@ -1,0 +1,96 @@
+"""``eighteen analyse``: rank a company's legal moves by the revenue they gain."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+__all__ = ["analyse"]
+
+
+@click.command()
+@click.argument("position", required=False, type=click.Path(dir_okay=False))
+@click.option("--example", metavar="NAME", help="Analyse a bundled example position.")
+@click.option("--company", metavar="SYM", help="Company to analyse (default: the position's).")
+@click.option(
+    "--kinds",
+    default="tile,token,train",
+    show_default=True,
+    help="Comma-separated move kinds to rank: tile, token, train.",
+)
+@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Moves shown per kind (the JSON form lists all).")  # fmt: skip
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: every core).")  # fmt: skip
+@click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds a solve.")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole analysis as JSON.")
+def analyse(position, example, company, kinds, top, workers, time_limit, as_json) -> None:
+    """Rank every legal tile lay, token and train purchase of a company by revenue gain."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.table import Table
+
+    from .analysis import MOVE_KINDS, analyse_position
+    from .cli import _example_path
+
+    if example and position:
+        raise click.UsageError("give a POSITION file or --example, not both")
+    if not example and not position:
+        raise click.UsageError("give a POSITION file or --example NAME")
+    path = _example_path(example) if example else Path(position)
+    wanted = tuple(k.strip() for k in kinds.split(",") if k.strip())
+    bad = [k for k in wanted if k not in MOVE_KINDS]
+    if bad or not wanted:
+        raise click.BadParameter(
+            f"unknown move kind {bad[0]!r}" if bad else "no move kind given",
+            param_hint="--kinds",
+        )
+    err = Console(stderr=True)
+    progress = Progress(
+        TextColumn("solving moves"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=err,
+        transient=True,
+        disable=as_json or not err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("moves", total=None)
+        result = analyse_position(
+            str(path),
+            company=company,
+            kinds=wanted,
+            workers=workers,
+            time_limit=time_limit,
+            progress=lambda done, total: progress.update(task, completed=done, total=total),
+        )
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    console = Console(soft_wrap=True)
+    console.print(
+        f"{result.title} phase {result.phase}: {result.company} earns [bold]{result.revenue}"
+        f"[/bold] now ({'optimal' if result.optimal else 'not proven optimal'})"
+    )
+    companies = Table(title="optimal revenue of every company on the board")
+    for col in ("company", "trains", "revenue"):
+        companies.add_column(col, justify="right" if col == "revenue" else "left")
+    for c in result.companies:
+        revenue = "?" if c.revenue is None else str(c.revenue) + ("" if c.optimal else " *")
+        companies.add_row(c.company, " ".join(c.trains) or "-", revenue)
+    console.print(companies)
+    for kind in wanted:
+        moves = result.moves.get(kind, [])
+        table = Table(title=f"{kind} moves of {result.company}: {len(moves)} legal, best first")
+        for col in ("move", "cost", "revenue", "gain"):
+            table.add_column(col, justify="left" if col == "move" else "right")
+        for m in moves[:top]:
+            table.add_row(m.label, str(m.cost), str(m.revenue) + ("" if m.optimal else " *"),
+                          f"{m.gain:+d}")  # fmt: skip
+        console.print(table)
+    for note in result.notes:
+        console.print(f"note: {note}")
+    console.print(f"{sum(len(v) for v in result.moves.values())} moves solved in "
+                  f"{result.seconds:.2f} s on {result.workers} worker(s)")  # fmt: skip

@@ -1,0 +1,146 @@
+"""``eighteen analyse``: legal moves ranked by the revenue they gain, checked by fresh solves."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import routing
+from engine import legality
+from engine.analysis import analyse_position, candidate_moves, position_after_tile
+from engine.cli import cli
+from engine.position import PositionError, Token, load_position, position_board
+from engine.title import build_problem
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "engine" / "examples"
+
+
+def _fresh_revenue(position_dict: dict) -> int:
+    """Solve a candidate position from scratch, checking it as a position file first."""
+    problem, _ = build_problem(load_position(json.loads(json.dumps(position_dict))))
+    solution = routing.solve(problem)
+    assert solution.optimal
+    return solution.total
+
+
+@pytest.mark.parametrize("example", ["1862-mid", "1836jr56-mid"])
+def test_best_move_equals_maximum_over_fresh_solves(example):
+    position = load_position(EXAMPLES / f"{example}.json")
+    base = _fresh_revenue(position.to_dict())
+    analysis = analyse_position(position, kinds=("tile", "token"), workers=1)
+    assert analysis.revenue == base
+    for kind in ("tile", "token"):
+        moves = candidate_moves(position, (kind,))
+        assert len(moves) == len(analysis.moves[kind]) > 0
+        fresh = {m.label: _fresh_revenue(m.position) for m in moves}
+        ranked = analysis.moves[kind]
+        assert {m.label: m.revenue for m in ranked} == fresh
+        assert all(m.gain == m.revenue - base for m in ranked)
+        assert [m.gain for m in ranked] == sorted((m.gain for m in ranked), reverse=True)
+        assert ranked[0].revenue == max(fresh.values())
+
+
+def test_candidates_are_exactly_the_legal_moves():
+    position = load_position(EXAMPLES / "1846-mid.json")
+    state = legality.state_from_position(position)
+    lays = {(o.hex, o.tile, o.rotation) for o in legality.legal_tile_lays(state, position.company)}
+    tokens = {(o.hex, o.city) for o in legality.legal_token_placements(state, position.company)}
+    moves = candidate_moves(position)
+    assert {(m.details["hex"], m.details["tile"], m.details["rotation"])
+            for m in moves if m.kind == "tile"} == lays  # fmt: skip
+    assert {(m.details["hex"], m.details["city"]) for m in moves if m.kind == "token"} == tokens
+    assert {m.details["variant"] for m in moves if m.kind == "train"} == {"5", "4/6"}
+
+
+def test_two_workers_give_the_same_ranking_as_one():
+    position = load_position(EXAMPLES / "1862-late.json")
+    one = analyse_position(position, kinds=("tile",), workers=1)
+    two = analyse_position(position, kinds=("tile",), workers=2)
+    assert [(m.label, m.revenue) for m in one.moves["tile"]] == [
+        (m.label, m.revenue) for m in two.moves["tile"]
+    ]
+    assert two.workers == 2
+
+
+def test_a_train_purchase_follows_phase_change_and_rust():
+    # 1846-early: GT runs two 2-trains in phase I and the depot sells the next 2-train;
+    # the move's position is the old one plus a 2-train, solved afresh
+    position = load_position(EXAMPLES / "1846-early.json")
+    analysis = analyse_position(position, kinds=("train",), workers=1)
+    (move,) = analysis.moves["train"]
+    assert move.cost == 80  # a 2-train costs $80 (g_1846 TRAINS)
+    after = replace(position, trains=[*position.trains, "2"])
+    assert move.revenue == _fresh_revenue(after.to_dict())
+
+
+def test_tile_lay_moves_tokens_with_their_cities():
+    # a 1836Jr-56 lay keeps every token in a city the new tile has; the resulting position
+    # passes the position checks (load_position re-checks slots and cities)
+    position = load_position(EXAMPLES / "1836jr56-mid.json")
+    board = position_board(position, check=False)
+    state = legality.state_from_position(position)
+    for opt in legality.legal_tile_lays(state, position.company)[:10]:
+        after = position_after_tile(position, board, opt.hex, opt.tile, opt.rotation)
+        assert len(after.tokens) == len(position.tokens)
+        load_position(after.to_dict())
+
+
+def test_other_companies_need_their_trains():
+    position = load_position(EXAMPLES / "1846-late.json")
+    analysis = analyse_position(position, kinds=("token",), workers=1)
+    known = {c.company: c.revenue for c in analysis.companies}
+    assert known[position.company] == analysis.revenue
+    assert known["GT"] is None
+    # with GT's trains given, GT is solved as its own position would be
+    extras = {"companies": {"GT": {"trains": ["5"]}}}
+    enriched = replace(position, extras=extras)
+    analysis = analyse_position(enriched, kinds=("token",), workers=1)
+    gt = next(c for c in analysis.companies if c.company == "GT")
+    as_gt = replace(enriched, company="GT", trains=["5"], owned_companies=[])
+    assert gt.revenue == _fresh_revenue(as_gt.to_dict())
+    ranked_for_gt = analyse_position(enriched, company="GT", kinds=("token",), workers=1)
+    assert ranked_for_gt.company == "GT" and ranked_for_gt.revenue == gt.revenue
+
+
+def test_bad_requests_name_the_item():
+    position = load_position(EXAMPLES / "1846-late.json")
+    with pytest.raises(PositionError, match="company 'XYZ' is not on the board"):
+        analyse_position(position, company="XYZ")
+    with pytest.raises(PositionError, match="trains of GT are unknown"):
+        analyse_position(position, company="GT")
+    with pytest.raises(ValueError, match="unknown move kind 'bridge'"):
+        analyse_position(position, kinds=("tile", "bridge"))
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        analyse_position(position, workers=0)
+    with pytest.raises(PositionError):
+        analyse_position(replace(position, tokens=[*position.tokens, Token("ZZ99", "GT", 0)]))
+
+
+def test_cli_json_and_errors(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(cli, ["analyse", "--example", "1862-mid", "--kinds", "token",
+                                 "--json", "--workers", "1"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["company"] == load_position(EXAMPLES / "1862-mid.json").company
+    assert [m["label"] for m in data["moves"]["token"]]
+    gains = [m["gain"] for m in data["moves"]["token"]]
+    assert gains == sorted(gains, reverse=True)
+
+    result = runner.invoke(cli, ["analyse", "--example", "1862-mid", "--kinds", "bridge"])
+    assert result.exit_code == 2 and "unknown move kind 'bridge'" in result.output
+    result = runner.invoke(cli, ["analyse", str(tmp_path / "missing.json")])
+    assert result.exit_code == 1 and "missing.json" in result.output
+    assert "Traceback" not in result.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = runner.invoke(cli, ["analyse", str(bad)])
+    assert result.exit_code == 1 and "bad.json" in result.output
+    result = runner.invoke(cli, ["analyse", "--example", "1846-late", "--kinds", "tile",
+                                 "--workers", "1", "--top", "3"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "tile moves of B&O: 89 legal" in result.output
