@@ -97,6 +97,15 @@ def build_network(
     coords = sorted(
         (c for c, cell in board.cells.items() if cell.color != "empty"), key=hex_sort_key
     )
+    rank = {c: i for i, c in enumerate(coords)}
+    # one lookup per hex side for this build (path ends ask for the same sides many times)
+    linked_memo: dict[tuple[str, int], str | None] = {}
+
+    def linked(coord: str, edge: int) -> str | None:
+        key = (coord, edge)
+        if key not in linked_memo:
+            linked_memo[key] = board.linked_neighbour(coord, edge)
+        return linked_memo[key]
 
     # ---- nodes: (kind, value, hex, name, terminal, groups, info)
     nodes: list[dict] = []
@@ -156,7 +165,7 @@ def build_network(
             ends = []
             for end in path.ends():
                 if isinstance(end, Edge):
-                    other = board.linked_neighbour(coord, end.num)
+                    other = linked(coord, end.num)
                     ends.append(None if other is None else ("side", other))
                 else:
                     node = index.get((coord, end.kind, end.index))
@@ -186,7 +195,7 @@ def build_network(
         )
 
     def side_node(coord: str, other: str) -> int:
-        a, b = sorted((coord, other), key=hex_sort_key)
+        a, b = (coord, other) if rank[coord] <= rank[other] else (other, coord)
         split = uses.get((a, b), 0) >= 2 and uses.get((b, a), 0) >= 2
         key = (coord, other) if split else (a, b)
         if key not in side_nodes:
