@@ -377,8 +377,19 @@ class Replayer:
 
     # ------------------------------------------------------------------ scoring
     def position(self, sym: str, action: dict):
-        extras = {"record": self.record.name, "action": action.get("id")}
-        return self.state.position(sym, extras)
+        """``sym``'s position, with every other running company's trains and privates in
+        ``extras["companies"]`` so analyses can solve them too (docs/POSITIONS.md)."""
+        state = self.state
+        others = {}
+        on_board = {s for syms in state.tokens.values() for s in syms}
+        for other, op in state.operators.items():
+            if other == sym or op.closed:
+                continue
+            trains = [t.name for t in state.trains_of(other)]
+            if trains or other in on_board:
+                others[other] = {"trains": trains, "owned_companies": state.owned_companies(other)}
+        extras = {"record": self.record.name, "action": action.get("id"), "companies": others}
+        return state.position(sym, extras)
 
     def score(self, action: dict) -> TurnResult:
         """Score the declared routes of a ``run_routes`` and solve the position."""

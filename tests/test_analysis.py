@@ -90,7 +90,8 @@ def test_tile_lay_moves_tokens_with_their_cities():
 
 
 def test_other_companies_need_their_trains():
-    position = load_position(EXAMPLES / "1846-late.json")
+    full = load_position(EXAMPLES / "1846-late.json")
+    position = replace(full, extras={})
     analysis = analyse_position(position, kinds=("token",), workers=1)
     known = {c.company: c.revenue for c in analysis.companies}
     assert known[position.company] == analysis.revenue
@@ -106,8 +107,23 @@ def test_other_companies_need_their_trains():
     assert ranked_for_gt.company == "GT" and ranked_for_gt.revenue == gt.revenue
 
 
-def test_bad_requests_name_the_item():
+def test_every_company_on_the_board_is_solved_from_the_exported_trains():
+    # the 1846-late example, exported by the replay, lists every other company's trains
     position = load_position(EXAMPLES / "1846-late.json")
+    analysis = analyse_position(position, kinds=("token",), workers=1)
+    revenues = {c.company: c.revenue for c in analysis.companies}
+    others = position.extras["companies"]
+    assert set(revenues) == {position.company, *others}
+    for sym, info in others.items():
+        as_sym = replace(position, company=sym, trains=info["trains"],
+                         owned_companies=info["owned_companies"])  # fmt: skip
+        expected = _fresh_revenue(as_sym.to_dict()) if info["trains"] else 0
+        assert revenues[sym] == expected, sym
+    assert revenues["IC"] == 0  # IC is on the board without a train
+
+
+def test_bad_requests_name_the_item():
+    position = replace(load_position(EXAMPLES / "1846-late.json"), extras={})
     with pytest.raises(PositionError, match="company 'XYZ' is not on the board"):
         analyse_position(position, company="XYZ")
     with pytest.raises(PositionError, match="trains of GT are unknown"):
