@@ -100,7 +100,7 @@ def position_of(file: str):
 
 # ---------------------------------------------------------------------------------- solvers
 def solve_numba(problem: routing.Problem, time_limit: float | None = None) -> routing.Solution:
-    return routing.solve(problem, time_limit=time_limit)
+    return routing.solve(problem, time_limit=time_limit, method="numba")
 
 
 def solve_cpsat(problem: routing.Problem, time_limit: float | None = None) -> routing.Solution:

@@ -62,7 +62,7 @@ def measure(sweep, x, names, fill, density, seed, time_limit) -> dict:
     problem = synthetic_problem([train(n) for n in names], seed=seed, fill=fill,
                                 density=density, **BOARD)  # fmt: skip
     t0 = time.perf_counter()
-    sol = routing.solve(problem, time_limit=time_limit)
+    sol = routing.solve(problem, time_limit=time_limit, method="numba")
     seconds = time.perf_counter() - t0
     net = problem.network
     return {

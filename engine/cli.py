@@ -114,9 +114,12 @@ def _print_solution(problem, view, solution) -> None:
     console.print(table)
     seconds = solution.stats.get("seconds")
     time_text = f"{seconds:.2f} s" if isinstance(seconds, int | float) else "?"
+    method = solution.stats.get("method", "?")
+    if solution.stats.get("engine"):
+        method += f" ({solution.stats['engine']})"
     console.print(
         f"total [bold]{solution.total}[/bold]  optimal {'yes' if solution.optimal else 'no'}  "
-        f"bound {solution.bound}  time {time_text}  method {solution.stats.get('method', '?')}"
+        f"bound {solution.bound}  time {time_text}  method {method}"
     )
     spec = getattr(view, "spec", None)
     if spec is not None and spec.extras:
@@ -128,7 +131,13 @@ def _print_solution(problem, view, solution) -> None:
 @click.option("--example", "example", metavar="NAME", help="Solve a bundled example position.")
 @click.option("--json", "as_json", is_flag=True, help="Print the Solution as JSON.")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds.")
-@click.option("--method", type=click.Choice(["numba", "cpsat"]), default="numba")
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "numba", "cpsat"]),
+    default="auto",
+    show_default=True,
+    help="auto: numba search, handing over to CP-SAT when a train has too many routes.",
+)
 def solve(position, example, as_json, time_limit, method) -> None:
     """Optimal routes for POSITION (a position JSON file)."""
     import routing

@@ -87,6 +87,117 @@ def _claims_upper_bound(c: Compiled) -> int:
     return int(c.lr_per_stop.sum()) * n_stops + int(np.clip(c.br_amount, 0, None).sum())
 
 
+def check_time_limit(time_limit) -> None:
+    """Raise ``ValueError`` unless ``time_limit`` is ``None`` or a positive number."""
+    if time_limit is not None and (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or time_limit <= 0
+        or math.isnan(time_limit)
+    ):
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+
+
+class Enumerated:
+    """Every train type's enumerated routes (complete or cut short) for one problem."""
+
+    def __init__(self, c: Compiled, deadline: float, max_variants: int) -> None:
+        self.c = c
+        trains = c.problem.trains
+        # one enumeration per distinct train type
+        self.types: list = []
+        self.type_of: list[int] = []
+        for train in trains:
+            for ti, other in enumerate(self.types):
+                if other == train:
+                    self.type_of.append(ti)
+                    break
+            else:
+                self.types.append(train)
+                self.type_of.append(len(self.types) - 1)
+        self.routes = [_enumerate(c, t, deadline, max_variants) for t in self.types]
+        self.complete = all(r.done for r in self.routes)
+
+    def type_complete(self, slot: int) -> bool:
+        return self.routes[self.type_of[slot]].done
+
+    def best_value(self, slot: int) -> int:
+        r = self.routes[self.type_of[slot]]
+        return int(r.value[0]) if r.n else 0
+
+    def valid_bound(self) -> int:
+        """An upper bound on the optimum that holds even when some enumeration was cut
+        short: a completely enumerated type's best variant (route-set claims included)
+        caps each of its trains, the others get the crude per-route bound plus every
+        route-set bonus at its largest."""
+        c = self.c
+        total = 0
+        crude = False
+        for slot, train in enumerate(c.problem.trains):
+            if self.type_complete(slot):
+                total += self.best_value(slot)
+            else:
+                total += _route_upper_bound(c, train)
+                crude = True
+        return total + (_claims_upper_bound(c) if crude else 0)
+
+    def pack(self, deadline: float) -> tuple[int, int, bool, list[RouteResult], int]:
+        """Branch and bound over the enumerated routes: ``(best, bound, optimal, routes,
+        nodes expanded)``.  ``bound`` and ``optimal`` speak for the whole problem only when
+        the enumeration is complete (else see :meth:`valid_bound`)."""
+        c, routes, type_of = self.c, self.routes, self.type_of
+        trains = c.problem.trains
+        # slot order: types by best route value (descending), identical trains adjacent
+        best_of = [int(r.value[0]) if r.n else 0 for r in routes]
+        slot_order = sorted(
+            range(len(trains)), key=lambda s: (-best_of[type_of[s]], type_of[s], s)
+        )
+        offsets = np.cumsum([0] + [r.n for r in routes])
+        values = np.concatenate([r.value for r in routes]).astype(np.int64)
+        cross = np.ascontiguousarray(np.concatenate([r.cross for r in routes]))
+        must = np.concatenate([r.must for r in routes])
+        lo = np.array([offsets[type_of[s]] for s in slot_order], dtype=np.int64)
+        hi = np.array([offsets[type_of[s] + 1] for s in slot_order], dtype=np.int64)
+        same_prev = np.array(
+            [
+                k > 0 and type_of[slot_order[k]] == type_of[slot_order[k - 1]]
+                for k in range(len(slot_order))
+            ],
+            dtype=np.bool_,
+        )
+        best, choice, bound, optimal, expanded = pack(
+            values, cross, must, lo, hi, same_prev, c.has_must, deadline
+        )
+        best = int(best)
+        results = []
+        for k, slot in enumerate(slot_order):
+            i = int(choice[k])
+            if i >= hi[k]:
+                continue
+            ti = type_of[slot]
+            results.append(_route_result(c, c.problem, slot, routes[ti], i - int(offsets[ti])))
+        results.sort(key=lambda r: r.train)
+        total = sum(r.revenue for r in results)
+        if total != best:  # pragma: no cover - internal consistency guard
+            raise AssertionError(f"route reconstruction gives {total}, search found {best}")
+        return best, int(bound), bool(optimal), results, int(expanded)
+
+    def stats(self) -> dict:
+        return {
+            "routes_considered": int(sum(r.n for r in self.routes)),
+            "nodes_expanded": int(sum(r.expanded for r in self.routes)),
+            "legs": int(len(self.c.legs.end)),
+            "enumeration_complete": bool(self.complete),
+        }
+
+
+def empty_solution(t0: float, method: str) -> Solution:
+    """The answer for a company without trains."""
+    stats = {"seconds": time.perf_counter() - t0, "method": method, "routes_considered": 0,
+             "nodes_expanded": 0}  # fmt: skip
+    return Solution([], 0, True, 0, stats)
+
+
 def solve_numba(
     problem: Problem,
     time_limit: float | None = None,
@@ -95,10 +206,7 @@ def solve_numba(
     """Exact search; see :func:`routing.solve`."""
     if not isinstance(problem, Problem):
         raise ValueError(f"solve expects a routing.Problem, got {type(problem).__name__}")
-    if time_limit is not None and (
-        not isinstance(time_limit, (int, float)) or time_limit <= 0 or math.isnan(time_limit)
-    ):
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    check_time_limit(time_limit)
     t0 = time.perf_counter()
     # sorting and packing a cut-short enumeration takes about as long as the enumeration
     # itself, so it gets 40% of the budget
@@ -106,81 +214,18 @@ def solve_numba(
     # and the packing stops a little early, leaving time to rebuild the routes it found
     pack_deadline = t0 + 0.9 * time_limit if time_limit is not None else math.inf
     c = compile_problem(problem)
-    trains = problem.trains
-    if not trains:
-        return Solution(
-            [],
-            0,
-            True,
-            0,
-            {
-                "seconds": time.perf_counter() - t0,
-                "method": "numba",
-                "routes_considered": 0,
-                "nodes_expanded": 0,
-            },
-        )
-
-    # one enumeration per distinct train type
-    types: list = []
-    type_of: list[int] = []
-    for train in trains:
-        for ti, other in enumerate(types):
-            if other == train:
-                type_of.append(ti)
-                break
-        else:
-            types.append(train)
-            type_of.append(len(types) - 1)
-    routes = [_enumerate(c, t, enum_deadline, max_variants) for t in types]
-    complete = all(r.done for r in routes)
-
-    # slot order: types by best route value (descending), identical trains adjacent
-    best_of = [int(r.value[0]) if r.n else 0 for r in routes]
-    slot_order = sorted(range(len(trains)), key=lambda s: (-best_of[type_of[s]], type_of[s], s))
-    offsets = np.cumsum([0] + [r.n for r in routes])
-    values = np.concatenate([r.value for r in routes]).astype(np.int64)
-    cross = np.ascontiguousarray(np.concatenate([r.cross for r in routes]))
-    must = np.concatenate([r.must for r in routes])
-    lo = np.array([offsets[type_of[s]] for s in slot_order], dtype=np.int64)
-    hi = np.array([offsets[type_of[s] + 1] for s in slot_order], dtype=np.int64)
-    same_prev = np.array(
-        [
-            k > 0 and type_of[slot_order[k]] == type_of[slot_order[k - 1]]
-            for k in range(len(slot_order))
-        ],
-        dtype=np.bool_,
-    )
-    best, choice, bound, optimal, expanded = pack(
-        values, cross, must, lo, hi, same_prev, c.has_must, pack_deadline
-    )
-    best = int(best)
-    bound = int(bound)
-    if not complete:
+    if not problem.trains:
+        return empty_solution(t0, "numba")
+    en = Enumerated(c, enum_deadline, max_variants)
+    best, bound, optimal, results, expanded = en.pack(pack_deadline)
+    if not en.complete:
         optimal = False
-        bound = sum(_route_upper_bound(c, t) for t in trains) + _claims_upper_bound(c)
-        bound = max(bound, best)
-
-    results = []
-    for k, slot in enumerate(slot_order):
-        i = int(choice[k])
-        if i >= hi[k]:
-            continue
-        ti = type_of[slot]
-        results.append(_route_result(c, problem, slot, routes[ti], i - int(offsets[ti])))
-    results.sort(key=lambda r: r.train)
-    total = sum(r.revenue for r in results)
-    if total != best:  # pragma: no cover - internal consistency guard
-        raise AssertionError(f"route reconstruction gives {total}, search found {best}")
-    stats = {
-        "seconds": time.perf_counter() - t0,
-        "method": "numba",
-        "routes_considered": int(sum(r.n for r in routes)),
-        "nodes_expanded": int(sum(r.expanded for r in routes) + expanded),
-        "legs": int(len(c.legs.end)),
-        "enumeration_complete": bool(complete),
-    }
-    return Solution(results, best, bool(optimal) and bound == best, max(bound, best), stats)
+        bound = en.valid_bound()
+    stats = {"seconds": 0.0, "method": "numba", **en.stats()}
+    stats["nodes_expanded"] += expanded
+    stats["seconds"] = time.perf_counter() - t0
+    bound = max(bound, best)
+    return Solution(results, best, bool(optimal) and bound == best, bound, stats)
 
 
 def _route_result(c: Compiled, problem: Problem, slot: int, routes: _Routes, i: int):

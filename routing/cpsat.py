@@ -99,7 +99,7 @@ import time
 
 from ortools.sat.python import cp_model
 
-from .cpsat_model import build_model, build_single
+from .cpsat_model import add_hint, build_model, build_single
 from .network import NodeKind
 from .problem import Problem
 from .solution import RouteResult, Solution
@@ -441,15 +441,18 @@ def _solver(num_workers, seed, seconds, log, params) -> cp_model.CpSolver:
 
 
 def _train_caps(
-    problem, num_workers, seed, t0, time_limit, params
+    problem, num_workers, seed, t0, time_limit, params, known=None
 ) -> tuple[dict[int, int], list[float]]:
     """Per train, a proven bound on its route value alone (one small CP-SAT solve per
     distinct train), and the seconds each solve took.  Added to the full model the caps
-    limit what the relaxation can promise a train, which is where its bound is weakest."""
-    caps: dict[int, int] = {}
+    limit what the relaxation can promise a train, which is where its bound is weakest.
+    Trains in ``known`` (index -> proven cap) are not solved again."""
+    caps: dict[int, int] = dict(known or {})
     timings: list[float] = []
     seen: dict[tuple, int] = {}
     for t, tr in enumerate(problem.trains):
+        if t in caps:
+            continue
         key = (tr.rows, tr.skip, tr.end_kinds, tr.designated_kind, tr.min_stops)
         if key in seen:
             if seen[key] in caps:
@@ -520,6 +523,9 @@ def solve_cpsat(
     log: bool = False,
     params: dict | None = None,
     use_caps: bool = True,
+    hint: list[RouteResult] | None = None,
+    known_caps: dict[int, int] | None = None,
+    min_total: int | None = None,
 ) -> Solution:
     """Optimal routes for ``problem`` by the CP-SAT model (see the module docstring).
 
@@ -540,6 +546,18 @@ def solve_cpsat(
         Print CP-SAT's search log.
     params : dict, optional
         Further ``CpSolver.parameters`` fields, e.g. ``{"linearization_level": 2}``.
+    use_caps : bool
+        Solve each distinct train alone first and cap its route value (see the module
+        docstring).
+    hint : list of RouteResult, optional
+        A valid route set (e.g. another solver's incumbent) given to CP-SAT as a solution
+        hint; CP-SAT usually starts from it.  It only steers the search.
+    known_caps : dict, optional
+        Train index -> a proven upper bound on that train's route value before the
+        multiplier and without route-set bonuses; such trains are not solved alone.
+    min_total : int, optional
+        The total of a known valid route set: the model then only looks for route sets at
+        least as good, which leaves the optimum in place.
 
     Returns
     -------
@@ -562,16 +580,24 @@ def solve_cpsat(
         raise ValueError(f"num_workers must be at least 1, got {num_workers!r}")
     if _crude_bound(problem) >= 1 << 50:
         raise ValueError("problem values are too large for an exact integer model")
-    caps, cap_seconds = None, []
+    caps, cap_seconds = known_caps, []
     if use_caps:
-        caps, cap_seconds = _train_caps(problem, num_workers, seed, t0, time_limit, params)
+        caps, cap_seconds = _train_caps(
+            problem, num_workers, seed, t0, time_limit, params, known_caps
+        )
     rsm = build_model(problem, caps)
+    if hint:
+        add_hint(problem, rsm, hint)
+    if min_total is not None:
+        rsm.model.add(rsm.objective >= int(min_total))
     seconds = None if time_limit is None else float(time_limit) - (time.perf_counter() - t0)
     solver = _solver(num_workers, seed, seconds, log, params)
     status = solver.solve(rsm.model)
     if status == cp_model.MODEL_INVALID:
         raise RuntimeError(f"cpsat model invalid: {rsm.model.validate()}")
     if status == cp_model.INFEASIBLE:
+        if min_total is not None:
+            raise RuntimeError(f"cpsat model has no route set worth min_total={min_total}")
         raise RuntimeError("cpsat model infeasible, but running no route is always feasible")
     has_solution = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     results = score_routes(problem, _read_routes(solver, rsm)) if has_solution else []

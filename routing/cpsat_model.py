@@ -19,7 +19,7 @@ from .problem import Problem
 from .rules import GroupScope
 from .trains import Train
 
-__all__ = ["TrainModel", "RouteSetModel", "build_model", "build_single"]
+__all__ = ["TrainModel", "RouteSetModel", "build_model", "build_single", "add_hint"]
 
 _JUNCTION = int(NodeKind.JUNCTION)
 
@@ -478,33 +478,17 @@ class _Builder:
         with the same side labels there differ only in their segments' hexes, so unless a
         rule reads hexes, a route set using the second but not the first can use the first
         instead.  Demand that the first is used (by any train) whenever the second is."""
-        rules = self.rules
-        if rules.hex_once or any(b.per_hex and b.amount > 0 for b in rules.bonus_routes):
-            return
-        use: dict[tuple[int, ...], list] = {}
-        shape: dict[tuple[int, ...], tuple] = {}
-        present: dict[tuple[int, ...], set[int]] = {}
-        for tm in running:
-            for k, link in enumerate(tm.links):
-                key = link.segs if link.u < link.v else tuple(reversed(link.segs))
-                ends = (
-                    (link.u, link.side_u, link.v, link.side_v)
-                    if link.u < link.v
-                    else (link.v, link.side_v, link.u, link.side_u)
-                )
-                shape[key] = ends
-                present.setdefault(key, set()).add(tm.index)
-                use.setdefault(key, []).extend(lit for *_, kk, lit in tm.arcs[2 * k : 2 * k + 2])
-        groups: dict[tuple, list[tuple[int, ...]]] = {}
-        for key, ends in shape.items():
-            # Junction side labels matter at the ends; at stops they are ignored.
-            u, su, v, sv = ends
-            norm = (u, su if not self.is_stop(u) else None, v, sv if not self.is_stop(v) else None)
-            groups.setdefault((norm, frozenset(present[key])), []).append(key)
-        for keys in groups.values():
-            keys.sort()
+        groups, holders = parallel_groups(self.p, running)
+        by_index = {tm.index: tm for tm in running}
+
+        def use(key):
+            return sum(
+                lit for t, k in holders[key] for *_, lit in by_index[t].arcs[2 * k : 2 * k + 2]
+            )
+
+        for keys in groups:
             for first, second in pairwise(keys):
-                self.m.add(sum(use[second]) <= sum(use[first]))
+                self.m.add(use(second) <= use(first))
 
     def hex_count(self, tm: TrainModel) -> cp_model.LinearExprT:
         """Number of distinct hexes of the route's segments and stops (a lower-bounded
@@ -550,6 +534,43 @@ class _Builder:
                 self.m.add(first.value >= second.value)
 
 
+def parallel_groups(
+    problem: Problem, running: list[TrainModel]
+) -> tuple[list[list[tuple[int, ...]]], dict[tuple[int, ...], list[tuple[int, int]]]]:
+    """Interchangeable parallel links (see ``_Builder.parallel_links``).
+
+    Returns the groups, each a sorted list of link keys (segment ids from the lower end),
+    and per key the ``(train index, link index)`` pairs that hold the link.  No groups when
+    a rule reads hexes (then parallel links are not interchangeable).
+    """
+    rules, net = problem.rules, problem.network
+    holders: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+    if rules.hex_once or any(b.per_hex and b.amount > 0 for b in rules.bonus_routes):
+        return [], holders
+    shape: dict[tuple[int, ...], tuple] = {}
+    present: dict[tuple[int, ...], set[int]] = {}
+    for tm in running:
+        for k, link in enumerate(tm.links):
+            key = link.segs if link.u < link.v else tuple(reversed(link.segs))
+            ends = (
+                (link.u, link.side_u, link.v, link.side_v)
+                if link.u < link.v
+                else (link.v, link.side_v, link.u, link.side_u)
+            )
+            shape[key] = ends
+            present.setdefault(key, set()).add(tm.index)
+            holders.setdefault(key, []).append((tm.index, k))
+    groups: dict[tuple, list[tuple[int, ...]]] = {}
+    for key, ends in shape.items():
+        # Junction side labels matter at the ends; at stops they are ignored.
+        u, su, v, sv = ends
+        stop_u = int(net.node_kind[u]) != _JUNCTION
+        stop_v = int(net.node_kind[v]) != _JUNCTION
+        norm = (u, None if stop_u else su, v, None if stop_v else sv)
+        groups.setdefault((norm, frozenset(present[key])), []).append(key)
+    return [sorted(keys) for keys in groups.values() if len(keys) > 1], holders
+
+
 def build_model(problem: Problem, caps: dict[int, int] | None = None) -> RouteSetModel:
     """Build the CP-SAT model of ``problem`` (see :mod:`routing.cpsat`).
 
@@ -573,3 +594,109 @@ def build_single(problem: Problem, t: int) -> RouteSetModel:
     tm = b.train(t, problem.trains[t])
     b.m.maximize(tm.value)
     return RouteSetModel(b.m, [tm], tm.value)
+
+
+# ---------------------------------------------------------------------------------- hints
+def _route_hint(tm: TrainModel, nodes, segs, counted, designated):
+    """Hints making ``tm`` run the given route: ``(values, used)`` with ``values`` mapping a
+    variable index to ``(literal, value)`` for every literal but the arcs, and ``used`` the
+    ``(link index, node entered from)`` pairs of the route.  ``None`` if the route does not
+    fit this train's live graph (then no hint is given for the train)."""
+    link_of = {j: k for k, link in enumerate(tm.links) for j in link.segs}
+    pos = {v: i for i, v in enumerate(tm.nodes)}
+    if not nodes or nodes[0] not in tm.start or nodes[-1] not in tm.end:
+        return None
+    if pos[nodes[0]] > pos[nodes[-1]]:  # the model keeps the orientation starting lower
+        nodes, segs = list(reversed(nodes)), list(reversed(segs))
+    values: dict[int, tuple] = {}
+
+    def put(lit, val: int) -> None:
+        values.setdefault(lit.index, (lit, val))
+
+    put(tm.active, 1)
+    put(tm.start[nodes[0]], 1)
+    put(tm.end[nodes[-1]], 1)
+    used = []
+    i = 0
+    while i < len(segs):
+        k = link_of.get(segs[i])
+        if k is None or nodes[i] not in pos:
+            return None
+        put(tm.visit[nodes[i]], 1)
+        used.append((k, nodes[i]))
+        i += len(tm.links[k].segs)
+    put(tm.visit[nodes[-1]], 1)
+    for lit in [*tm.visit.values(), *tm.start.values(), *tm.end.values()]:
+        put(lit, 0)
+    for v, lit in tm.designated.items():
+        put(lit, 1 if v == designated else 0)
+    for v, lits in tm.counted.items():
+        if len(lits) == 1 and lits[0] is not tm.visit.get(v) and lits[0].index >= 0:
+            put(lits[0], 1 if v in counted else 0)
+    return values, used
+
+
+def add_hint(problem: Problem, rsm: RouteSetModel, routes) -> int:
+    """Give CP-SAT a known route set (``routing.RouteResult`` objects) as a solution hint.
+
+    The hint obeys the model's symmetry breaking: routes of identical trains are handed out
+    by decreasing value, and interchangeable parallel links are renamed so that the used
+    ones come first.  Returns the number of trains hinted.
+    """
+    claim_names = {b.name for b in problem.rules.longest_route_bonuses}
+    claim_names |= {b.name for b in problem.rules.bonus_routes}
+
+    def key(t: int) -> tuple:
+        tr = problem.trains[t]
+        return (tr.rows, tr.skip, tr.multiplier, tr.runs, tr.end_kinds, tr.designated_kind,
+                tr.min_stops)  # fmt: skip
+
+    def own_value(r) -> int:
+        return r.revenue - sum(x for name, x in r.bonuses.items() if name in claim_names)
+
+    running = [tm for tm in rsm.trains if tm.nodes]
+    by_train = {r.train: r for r in routes}
+    classes: dict[tuple, list[int]] = {}
+    for tm in running:
+        classes.setdefault(key(tm.index), []).append(tm.index)
+    assigned: dict[int, object] = {}
+    for members in classes.values():
+        rs = sorted((by_train[t] for t in members if t in by_train), key=own_value, reverse=True)
+        for t, r in zip(members, rs, strict=False):
+            assigned[t] = r
+    parts: dict[int, tuple[dict, list]] = {}
+    for tm in running:
+        r = assigned.get(tm.index)
+        if r is None:
+            lits = [tm.active, *tm.visit.values()]
+            parts[tm.index] = ({lit.index: (lit, 0) for lit in lits}, [])
+        else:
+            part = _route_hint(tm, list(r.nodes), list(r.segments), set(r.counted), r.designated)
+            if part is not None:
+                parts[tm.index] = part
+    # rename used parallel links to the first ones of their group
+    groups, holders = parallel_groups(problem, running)
+    where = {tk: key for key, tks in holders.items() for tk in tks}
+    for keys in groups:
+        rank = {key: i for i, key in enumerate(keys)}
+        users = sorted(
+            (rank[where[(t, k)]], t, j)
+            for t, (_, used) in parts.items()
+            for j, (k, _) in enumerate(used)
+            if where.get((t, k)) in rank
+        )
+        for new_rank, (_, t, j) in enumerate(users):
+            new_k = dict(holders[keys[new_rank]])[t]
+            parts[t][1][j] = (new_k, parts[t][1][j][1])
+    values: dict[int, tuple] = {}
+    for tm in running:
+        if tm.index not in parts:
+            continue
+        part, used = parts[tm.index]
+        arcs = {2 * k + (0 if entry == tm.links[k].u else 1) for k, entry in used}
+        values.update(part)
+        for a, (*_, lit) in enumerate(tm.arcs):
+            values.setdefault(lit.index, (lit, 1 if a in arcs else 0))
+    for lit, val in values.values():
+        rsm.model.add_hint(lit, bool(val))
+    return len(parts)

@@ -1,0 +1,152 @@
+"""``solve(method="auto")``: the numba search, handing over to CP-SAT when it would stall.
+
+The numba search enumerates every route of each train type and packs them exactly; on every
+real position that takes milliseconds, but unlimited trains (D, E, long N) on full, dense
+boards have many millions of routes and the enumeration cannot finish.  The CP-SAT model
+(:mod:`routing.cpsat`) does not enumerate routes and proves those cases in seconds, while it
+is slow where numba is fast.  So:
+
+1. Enumerate each train type under a budget (``max_routes`` variants and ``enum_seconds``).
+2. Every type complete: pack exactly, as ``method="numba"`` does -- the answer is the numba
+   answer, CP-SAT never runs.
+3. Some type cut short: pack the routes found (a valid incumbent) and give the problem to
+   CP-SAT with the remaining time, the incumbent as a solution hint and as a lower bound on
+   the objective, and each completely enumerated type's best route value as a proven cap.
+
+The better route set is returned with ``bound = min(numba's valid bound, CP-SAT's bound)``:
+both are proven upper bounds on the optimum, so their minimum is too.  ``optimal`` is only
+reported when the returned total reaches that bound.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ._compile import compile_problem
+from ._search import Enumerated, check_time_limit, empty_solution
+from .problem import Problem
+from .solution import Solution
+
+__all__ = ["solve_auto", "AUTO_MAX_ROUTES", "AUTO_ENUM_SECONDS"]
+
+#: Route variants per train type the numba enumeration may keep before CP-SAT takes over.
+#: Real positions stay below 3,000; a 12-train on a full, dense 120-hex board has about
+#: 1,000,000 (enumerated and packed in about 2 s), a D train there tens of millions.
+AUTO_MAX_ROUTES = 1_500_000
+#: Seconds the enumeration may take (at most this share of a time limit, see below).
+AUTO_ENUM_SECONDS = 4.0
+#: Share of a time limit the enumeration may use (as in ``method="numba"``, so that auto
+#: proves whatever numba proves in the same time); CP-SAT gets what is left.
+_ENUM_SHARE = 0.4
+#: Share of a time limit (or seconds without one) for packing a cut-short enumeration: the
+#: incumbent it gives is only a hint, so it must not eat CP-SAT's time.
+_PARTIAL_PACK_SHARE = 0.05
+_PARTIAL_PACK_SECONDS = 1.0
+
+
+def _caps(en: Enumerated) -> dict[int, int]:
+    """Proven caps on each train's route value before the multiplier, from the types whose
+    enumeration completed (their best variant includes any route-set claims, so it is at
+    least the route value times the multiplier)."""
+    caps = {}
+    for slot, train in enumerate(en.c.problem.trains):
+        if en.type_complete(slot):
+            caps[slot] = en.best_value(slot) // (train.multiplier * train.runs)
+    return caps
+
+
+def solve_auto(
+    problem: Problem,
+    time_limit: float | None = None,
+    *,
+    max_routes: int = AUTO_MAX_ROUTES,
+    enum_seconds: float = AUTO_ENUM_SECONDS,
+    num_workers: int = 2,
+    seed: int = 1,
+    use_min_total: bool = True,
+) -> Solution:
+    """Numba search with a CP-SAT hand-over; see :func:`routing.solve` and the module
+    docstring.
+
+    Parameters
+    ----------
+    problem : Problem
+    time_limit : float, optional
+        Seconds for the whole solve.
+    max_routes : int
+        Route variants per train type the enumeration may keep before CP-SAT takes over.
+    enum_seconds : float
+        Seconds the enumeration may take before CP-SAT takes over.
+    num_workers, seed : int
+        CP-SAT workers and random seed (used only when CP-SAT runs).
+    use_min_total : bool
+        Constrain CP-SAT's objective to at least numba's incumbent (always valid: the
+        incumbent is a feasible route set, so the optimum stays in the model).
+
+    Returns
+    -------
+    Solution
+        ``stats["method"]`` is ``"auto"``; ``stats["engine"]`` says which solver produced
+        the routes (``"numba"`` or ``"cpsat"``), ``stats["handover"]`` whether CP-SAT ran.
+    """
+    if not isinstance(problem, Problem):
+        raise ValueError(f"solve expects a routing.Problem, got {type(problem).__name__}")
+    check_time_limit(time_limit)
+    for name, val in (("max_routes", max_routes), ("enum_seconds", enum_seconds)):
+        if isinstance(val, bool) or not isinstance(val, (int, float)) or not val > 0:
+            raise ValueError(f"{name} must be a positive number, got {val!r}")
+    if isinstance(max_routes, float):
+        raise ValueError(f"max_routes must be an integer, got {max_routes!r}")
+    t0 = time.perf_counter()
+    limited = time_limit is not None
+    enum_budget = min(enum_seconds, _ENUM_SHARE * time_limit) if limited else enum_seconds
+    c = compile_problem(problem)
+    if not problem.trains:
+        return empty_solution(t0, "auto")
+    en = Enumerated(c, t0 + enum_budget, int(max_routes))
+    if en.complete:
+        # exactly the numba search (the enumeration budget is the only difference)
+        pack_deadline = t0 + 0.9 * time_limit if limited else math.inf
+        best, bound, optimal, results, expanded = en.pack(pack_deadline)
+        stats = {"seconds": 0.0, "method": "auto", "engine": "numba", "handover": False,
+                 **en.stats()}  # fmt: skip
+        stats["nodes_expanded"] += expanded
+        stats["seconds"] = time.perf_counter() - t0
+        bound = max(bound, best)
+        return Solution(results, best, optimal and bound == best, bound, stats)
+
+    # hand-over: an incumbent from the routes found so far, then CP-SAT
+    now = time.perf_counter()
+    pack_budget = _PARTIAL_PACK_SHARE * time_limit if limited else _PARTIAL_PACK_SECONDS
+    best, _bound, _optimal, results, expanded = en.pack(now + pack_budget)
+    nb_bound = max(en.valid_bound(), best)
+    stats = {"seconds": 0.0, "method": "auto", "engine": "numba", "handover": True,
+             **en.stats(), "numba_total": best, "numba_bound": nb_bound}  # fmt: skip
+    stats["nodes_expanded"] += expanded
+    stats["numba_seconds"] = round(time.perf_counter() - t0, 3)
+    total, routes, bound = best, results, nb_bound
+    remaining = None if not limited else time_limit - (time.perf_counter() - t0)
+    if best < nb_bound and (remaining is None or remaining > 0.05):
+        from .cpsat import solve_cpsat
+
+        cp = solve_cpsat(
+            problem,
+            time_limit=remaining,
+            num_workers=num_workers,
+            seed=seed,
+            hint=results,
+            known_caps=_caps(en),
+            min_total=best if use_min_total and best > 0 else None,
+        )
+        stats.update({"cpsat_total": cp.total, "cpsat_bound": cp.bound,
+                      "cpsat_status": cp.stats.get("status"),
+                      "cpsat_seconds": round(cp.stats["seconds"], 3)})  # fmt: skip
+        if cp.total > total:
+            total, routes = cp.total, cp.routes
+            stats["engine"] = "cpsat"
+        bound = min(bound, cp.bound)
+    if total > bound:  # pragma: no cover - both solvers' bounds hold for every route set
+        raise RuntimeError(f"auto: proven bound {bound} is below the total {total} found")
+    stats["seconds"] = time.perf_counter() - t0
+    return Solution(routes, total, total == bound, bound, stats)
