@@ -440,8 +440,9 @@ def replay(record, report_path, export_dir, time_limit, lenient) -> None:
 from .cli_analyse import analyse as _analyse  # noqa: E402
 from .cli_batch import batch as _batch  # noqa: E402
 from .cli_history import history as _history  # noqa: E402
+from .cli_play import play as _play  # noqa: E402
 
-for _command in (_analyse, _batch, _history):
+for _command in (_analyse, _batch, _history, _play):
     cli.add_command(_command)
 
 

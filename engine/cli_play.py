@@ -1,0 +1,86 @@
+"""``eighteen play``: a whole game in the terminal, bots choosing random legal actions.
+
+Registered on the ``eighteen`` group in :mod:`engine.cli`; the work is :mod:`engine.game`.
+Prints every operating round's optimal revenues (per company: revenue, trains) and the
+final scores; ``--save`` writes the game's save (title, players, seed, action log), which
+``eighteen play --load`` replays.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import click
+
+__all__ = ["play"]
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _print_rounds(game, echo) -> None:
+    rounds: dict[tuple[int, int], list[dict]] = {}
+    for e in game.events:
+        if e["type"] == "run":
+            rounds.setdefault((e["turn"], e["or"]), []).append(e)
+    for (turn, num), runs in sorted(rounds.items()):
+        parts = [f"{r['entity']} {r['revenue']} ({'+'.join(r['trains'])})" for r in runs]
+        echo(f"OR {turn}.{num}: " + ", ".join(parts))
+
+
+@click.command("play")
+@click.argument("title", required=False)
+@click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--bots", is_flag=True, help="Every seat is a random-legal-play bot.")
+@click.option("--max-actions", type=click.IntRange(min=1), default=20_000, show_default=True)
+@click.option("--check/--no-check", default=True, help="Check invariants after every action.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Write the save.")
+@click.option("--load", "load_path", type=click.Path(dir_okay=False), help="Replay a save.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def play(title, players, seed, bots, max_actions, check, save_path, load_path, as_json):
+    """Play TITLE from setup to final scores (``--bots``), or replay a save (``--load``)."""
+    from .game import load_game
+    from .game.bots import play_random
+
+    if load_path:
+        game = load_game(load_path)
+        actions = len(game.actions)
+    else:
+        if not title:
+            raise click.UsageError("give a TITLE (e.g. 1846) or --load SAVE")
+        if not bots:
+            raise click.UsageError(
+                "interactive play is not supported yet; use --bots for random-legal-play bots"
+            )
+        outcome = play_random(title, players, seed, max_actions=max_actions, check=check)
+        game, actions = outcome.game, outcome.actions
+    result = game.result()
+    if as_json:
+        click.echo(json.dumps({
+            "title": game.TITLE, "players": game.seats, "seed": game.seed, "actions": actions,
+            "finished": game.finished, "end_reason": game.end_reason, "result": result,
+            "revenues": [e for e in game.events if e["type"] == "run"],
+        }, indent=1))  # fmt: skip
+    else:
+        _print_rounds(game, click.echo)
+        state = "ended" if game.finished else "stopped"
+        click.echo(
+            f"game {state} ({game.end_reason or 'in progress'}) after {actions} actions, "
+            f"turn {game.turn}, phase {game.state.phase_name}"
+        )
+        for rank, (player, value) in enumerate(result.items(), 1):
+            click.echo(f"{rank}. {player}: {value}")
+    if save_path:
+        _write_atomic(Path(save_path), game.save())

@@ -1,0 +1,370 @@
+"""The operating round: operators take turns made of stages; revenue comes from the optimiser.
+
+A turn runs the title's stages in order (``OPERATING_STAGES``; 1846: track and token,
+route, dividend, train, company).  Each stage ``s`` has ``legal_<s>(op)`` (the choices) and
+may have ``skip_<s>(op)`` (what happens when there is no choice: a company without trains
+earns nothing).  A ``pass`` ends the stage.  ``run_routes`` carries the optimal revenue:
+the engine builds the operator's :class:`~engine.position.Position`, turns it into a
+:class:`routing.Problem` with the title's rules (:func:`engine.replay_routes.fast_problem`)
+and solves it with the numba search; declaring other routes is not supported yet.
+
+Facts: tobymao/18xx @111f7f69 (MIT) ``lib/engine/round/operating.rb`` (order fixed at the
+start of the round, closed operators skipped, private revenue at the start,
+``train.operated`` reset), ``step/dividend.rb`` (payout per share rounded up per holder,
+treasury shares pay the corporation with incremental capitalisation, pool shares pay
+nobody; obsolete trains rust in the dividend step; trains that ran cannot run again in the
+same round).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import routing
+
+from ..replay_board import FastBoard
+from ..replay_routes import fast_problem
+from .shares import POOL
+from .track import extend, legal_lays, reach, tokenable_cities
+
+__all__ = ["OperatingMixin", "Turn"]
+
+
+class _SubBoard(FastBoard):
+    """Part of a board: the kept hexes, with the parent's tiles and cached neighbours."""
+
+    def __init__(self, parent: FastBoard, keep) -> None:
+        super().__init__(parent.grid, {h: parent.cells[h] for h in keep}, parent.manifest,
+                         parent.reservations)  # fmt: skip
+        self.parent = parent
+        self.laid = {h: parent.laid[h] for h in keep if h in parent.laid}
+
+    def neighbours(self, coord: str) -> dict[int, str]:
+        cached = self._neighbours.get(coord)
+        if cached is None:
+            cells = self.cells
+            cached = {e: o for e, o in self.parent.neighbours(coord).items() if o in cells}
+            self._neighbours[coord] = cached
+        return cached
+
+    def linked_neighbour(self, coord: str, edge: int) -> str | None:
+        other = self.parent.linked_neighbour(coord, edge)
+        return other if other in self.cells else None
+
+    def placed(self, coord: str):
+        return self.parent.placed(coord)
+
+
+@dataclass
+class Turn:
+    """One operator's turn: its stages and what it did so far."""
+
+    op: str
+    stages: tuple[str, ...]
+    index: int = 0
+    revenue: int | None = None
+    routes: list = field(default_factory=list)
+    lays: list[tuple[str, bool]] = field(default_factory=list)
+    tokened: bool = False
+    flags: dict = field(default_factory=dict)
+
+    @property
+    def stage(self) -> str | None:
+        return self.stages[self.index] if self.index < len(self.stages) else None
+
+
+class OperatingMixin:
+    """Operating-round scaffolding of :class:`engine.game.base.BaseGame`."""
+
+    #: Seconds per route solve (None: exact, unbounded).
+    ROUTE_TIME_LIMIT: float | None = None
+
+    # ------------------------------------------------------------------ hooks
+    def operating_order(self) -> list[str]:
+        raise NotImplementedError
+
+    def or_start(self) -> None:
+        """Start of an operating round (private revenue, resets)."""
+
+    def stages_for(self, op: str) -> tuple[str, ...]:
+        return tuple(self.OPERATING_STAGES)
+
+    def turn_started(self, op: str) -> None:
+        """An operator's turn begins (home tokens, automatic turns)."""
+
+    def turn_ended(self, op: str) -> None:
+        """An operator's turn ends."""
+
+    def pending_actions(self) -> list[dict] | None:
+        """Actions that must come before the turn goes on (forced discards ...)."""
+        return None
+
+    def anytime_actions(self, op: str, stage: str) -> list[dict]:
+        """Actions open during several stages (issuing, buying privates, abilities)."""
+        return []
+
+    def end_operating_round(self) -> None:
+        """End of an operating round."""
+
+    # ------------------------------------------------------------------ round flow
+    def start_operating_round(self, num: int) -> None:
+        of = self.round.data.get("of") if self.round.kind == "operating" else None
+        if num == 1 or of is None:
+            of = int(self.state.phase.get("operating_rounds", 1))
+        self.round = type(self.round)("operating", [], -1, num, {"of": of})
+        self.note(f"-- operating round {self.turn}.{num} --")
+        self.operated_trains: set[str] = set()
+        self.or_start()
+        self.round.entities = self.operating_order()
+        self.or_turn = None
+        self._net_cache: dict = {}
+        if self.pending_actions() is None:
+            self._next_operator()
+        # else: choices at the start of the round first (1846 Steamboat); skip_operating
+        # starts the first operator once they are made
+
+    def _next_operator(self) -> None:
+        r = self.round
+        self.or_turn = None
+        while r.index + 1 < len(r.entities):
+            r.index += 1
+            op = r.entities[r.index]
+            if self.state.operators[op].closed:
+                continue
+            self.or_turn = Turn(op, self.stages_for(op))
+            self.turn_started(op)
+            return
+
+    def operating_round_finished(self) -> bool:
+        r = self.round
+        return (
+            self.or_turn is None
+            and r.index >= len(r.entities) - 1
+            and self.pending_actions() is None
+        )
+
+    def end_turn(self) -> None:
+        op = self.or_turn.op
+        self.turn_ended(op)
+        self._next_operator()
+
+    def legal_operating(self) -> list[dict]:
+        pending = self.pending_actions()
+        if pending is not None:
+            return pending
+        t = self.or_turn
+        if t is None or t.stage is None:
+            return []
+        if self.state.operators[t.op].closed:
+            return []
+        acts = getattr(self, f"legal_{t.stage}")(t.op)
+        if acts or t.stage in self.ANYTIME_WHEN_EMPTY:
+            acts = acts + self.anytime_actions(t.op, t.stage)
+        return acts
+
+    #: Stages that stay open for the anytime actions even with no choice of their own
+    #: (by default a stage with nothing of its own is skipped, as an inactive 18xx.games
+    #: step is).
+    ANYTIME_WHEN_EMPTY: tuple[str, ...] = ()
+
+    def skip_operating(self) -> None:
+        t = self.or_turn
+        if t is None:
+            self._next_operator()
+            return
+        if t.stage is None or self.state.operators[t.op].closed:
+            self.end_turn()
+            return
+        skip = getattr(self, f"skip_{t.stage}", None)
+        if skip is not None:
+            skip(t.op)
+        if self.or_turn is t and not self.finished:
+            t.index += 1
+
+    def operating_pass(self, action: dict) -> None:
+        t = self.or_turn
+        if t is not None and action["entity"] == t.op:
+            t.index += 1
+
+    # ------------------------------------------------------------------ track and tokens
+    def network(self, op: str):
+        """:class:`engine.game.track.Reach` of ``op`` (cached until the board changes)."""
+        state = self.state
+        key = (op, state.board_version)
+        cache = self._net_cache
+        if key not in cache:
+            if len(cache) > 64:
+                cache.clear()
+            last = self.__dict__.setdefault("_net_last", {}).get(op)
+            laid = None
+            if last is not None:
+                since = [h for v, h in state.changes if v > last[0]]
+                if since and None not in since and len(since) == state.board_version - last[0]:
+                    laid = since
+            if laid is not None:
+                cache[key] = extend(state.board, state.tokens, op, last[1], laid)
+            else:
+                cache[key] = reach(state.board, state.tokens, op)
+            self._net_last[op] = (state.board_version, cache[key])
+        return cache[key]
+
+    def tile_id(self, action: dict) -> str:
+        """The physical tile a lay uses (``"57-1"``): the action's ``tile_id`` if it names
+        a copy not on the map, else the lowest-numbered free copy.  It is written into the
+        action so the log replays the same copy."""
+        name = action["tile"]
+        on_map = self.state.tile_hex
+        given = action.get("tile_id")
+        if given and given.split("-")[0] == name and given not in on_map:
+            return given
+        i = 0
+        while f"{name}-{i}" in on_map:
+            i += 1
+        action["tile_id"] = f"{name}-{i}"
+        return action["tile_id"]
+
+    def lay_options(self, op: str, hexes=None) -> list:
+        return legal_lays(self.state, op, self.network(op), hexes)
+
+    def token_options(self, op: str) -> list[tuple[str, int]]:
+        return tokenable_cities(self.state, op, self.network(op))
+
+    def tokens_left(self, op: str) -> int:
+        spec = self.entity_spec(op)
+        used = sum(syms.count(op) for syms in self.state.tokens.values())
+        extra = getattr(self, "token_adjust", {}).get(op, 0)  # tokens gained (1846 minors)
+        return len(spec.get("tokens", [])) + extra - used
+
+    def entity_spec(self, sym: str) -> dict:
+        for ent in (*self.data.CORPORATIONS, *self.data.MINORS):
+            if ent["sym"] == sym:
+                return ent
+        raise KeyError(sym)
+
+    # ------------------------------------------------------------------ routes
+    def runnable_trains(self, op: str) -> list:
+        return [t for t in self.state.trains_of(op) if t.id not in self.operated_trains]
+
+    def optimal_run(self, op: str) -> tuple[int, routing.Solution | None]:
+        """The optimal revenue of ``op``'s runnable trains on the board now."""
+        trains = self.runnable_trains(op)
+        if not trains:
+            return 0, None
+        # the same position again (the legal list, then the action): no Position rebuilt
+        quick = (op, self.state.board_version, self.state.phase_name,
+                 tuple(t.name for t in trains), tuple(self.state.owned_companies(op)),
+                 tuple(self.assignments()))  # fmt: skip
+        last = self.__dict__.get("_last_run")
+        if last is not None and last[0] == quick:
+            return last[1]
+        position = replace(self.state.position(op), trains=[t.name for t in trains])
+        key = (
+            op, position.phase, tuple(position.tiles), tuple(position.tokens),
+            tuple(position.trains), tuple(position.owned_companies),
+            tuple(position.assignments),
+        )  # fmt: skip
+        cache = self._route_cache
+        if key not in cache:
+            problem, _view = fast_problem(self.title, position, self.route_board(op))
+            solution = routing.solve(problem, time_limit=self.ROUTE_TIME_LIMIT)
+            if len(cache) > 256:
+                cache.clear()
+            cache[key] = (int(solution.total), solution)
+        self.__dict__["_last_run"] = (quick, cache[key])
+        return cache[key]
+
+    def route_board(self, op: str) -> FastBoard:
+        """The board cut down to the hexes ``op``'s network reaches.
+
+        Every stop of a route lies there (a route holds one of the company's token cities
+        and never passes a city full of other companies' tokens), so the optimum is the
+        same as on the whole map; the network is several times smaller to build and
+        search.  ``ROUTE_FULL_BOARD = True`` turns this off.
+        """
+        board = self.state.board
+        if self.ROUTE_FULL_BOARD:
+            return board
+        keep = [h for h in self.network(op).track if h in board.cells]
+        return _SubBoard(board, keep)
+
+    #: Solve routes on the whole map instead of the reached part (a cross-check).
+    ROUTE_FULL_BOARD = False
+
+    @property
+    def _route_cache(self) -> dict:
+        cache = self.__dict__.get("_routes")
+        if cache is None:
+            cache = self.__dict__["_routes"] = {}
+        return cache
+
+    def legal_route(self, op: str) -> list[dict]:
+        revenue, solution = self.optimal_run(op)
+        if solution is None or not solution.routes or revenue == 0:
+            return []  # no route to run (18xx.games: route step inactive, can_run_route?)
+        return [{"type": "run_routes", "entity": op, "revenue": revenue}]
+
+    def skip_route(self, op: str) -> None:
+        self.or_turn.revenue = 0
+
+    def operating_run_routes(self, action: dict) -> None:
+        op = action["entity"]
+        revenue, solution = self.optimal_run(op)
+        if action.get("revenue") == 0:
+            revenue, solution = 0, None  # the company runs no route
+        t = self.or_turn
+        t.revenue = revenue
+        t.routes = [
+            {"train": r.train, "revenue": int(r.revenue), "stops": len(r.counted)}
+            for r in (solution.routes if solution is not None else [])
+        ]
+        self.events.append({
+            "type": "run", "turn": self.turn, "or": self.round.num, "entity": op,
+            "revenue": revenue, "trains": [c.name for c in self.runnable_trains(op)],
+        })  # fmt: skip
+        self.note(f"{op} runs for {revenue}")
+        t.index += 1
+
+    # ------------------------------------------------------------------ dividends
+    def pay_dividend(self, op: str, paid: int) -> None:
+        """Pay ``paid`` out per share: each holder gets its shares' part rounded up
+        (``dividends_for_entity``); treasury shares pay the corporation; the pool nobody."""
+        if paid <= 0:
+            return
+        per_share = paid / 10
+        share = self.shares.share_percent.get(op, 10)
+        for holder in (*self.seats, op):
+            n = self.shares.percent(op, holder) // share
+            if n and holder != POOL:
+                self.pay("bank", holder, math.ceil(n * per_share), f"dividend of {op}")
+
+    def explain_operating(self, action: dict) -> str | None:
+        """The rule a refused operating action breaks (titles extend this)."""
+        kind = action["type"]
+        t = self.or_turn
+        if self.round.kind != "operating" or t is None:
+            return f"{kind} happens in an operating round"
+        if kind == "lay_tile":
+            hex_, tile = action.get("hex"), action.get("tile")
+            if hex_ not in self.state.board:
+                return f"hex {hex_!r} is not on the map"
+            if tile not in self.state.board.manifest:
+                return f"tile {tile!r} is not in the tile manifest"
+            try:
+                problems = self.state.tile_problems(
+                    hex_, self.state.board.manifest_tile(tile), int(action.get("rotation", -1))
+                )
+            except (ValueError, TypeError):
+                problems = [f"rotation {action.get('rotation')!r} is not 0-5"]
+            if problems:
+                return problems[0]
+            if t.stage != self.TRACK_STAGE:
+                return f"tiles are laid in the {self.TRACK_STAGE} stage (now: {t.stage})"
+            return f"{hex_} is not connected to {t.op}'s network, or no tile lay is left"
+        if kind == "place_token":
+            why = self.state.city_room(action.get("hex"), action.get("city", 0), t.op)
+            return why or f"{action.get('hex')} is not reachable by {t.op}, or no token is left"
+        return None
+
+    #: The stage in which tiles are laid (messages).
+    TRACK_STAGE = "track"
