@@ -1,0 +1,378 @@
+"""1836Jr-30 trains: one of each type from the bank per round, trade-ins, emergency money,
+bankruptcy and forced discards.
+
+Facts from tobymao/18xx @111f7f69 (MIT) and the seed:
+
+- ``step/buy_single_train_of_type.rb`` (seed "Purchasing Trains"): at most one train of a
+  type from the bank (depot or discards) per operating round; the last of one type and the
+  first of the next may both be bought;
+- ``step/buy_train.rb``, ``step/train.rb``, ``depot.rb``: the depot sells the next train,
+  trains whose ``available_on`` phase has come (diesels once the first 6 is sold) and the
+  discarded trains; other corporations sell theirs for 1 up to the buyer's cash; a diesel
+  costs 300 less traded in for an own 4, 5 or 6 (``discount``; no room needed, no
+  president's money);
+- ``game/base.rb`` ``must_buy_train?`` (``MUST_BUY_TRAIN = :route``): a corporation without a
+  train must buy one when a route is open to it (``graph.rb``: a token city joined by track
+  to another stop; the Paris and Channel-port hexes do not count, ``route: never`` there);
+- emergency money (``step/emergency_money.rb``, ``EBUY_*`` defaults): short of the cheapest
+  depot train, the president pays the difference and may only buy that cheapest train (or
+  another corporation's, at no more than face value); he sells shares only as far as needed
+  (``selling_minimum_shares?``), not so as to lose the buying corporation's presidency;
+  after a sale a train from another corporation must cost more than the cash before it;
+- ``step/bankrupt.rb`` with ``BANKRUPTCY_ENDS_GAME_AFTER = :one``: a president who cannot
+  raise the cheapest train sells every sellable share, hands his cash to the bank and the
+  game ends at once;
+- ``step/discard_train.rb``: a corporation over a lowered train limit discards to the
+  depot's discard pile.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ...game.base import BANK
+from ...game.shares import POOL
+from ...hexgrid import opposite
+from ...replay_state import DEPOT
+from ...tiles.parse import Edge, NodeRef
+
+__all__ = ["TrainsMixin1830"]
+
+_STOPS = ("city", "town", "offboard")
+
+#: (tile name, code, rotation) -> {path end: [other ends]} (the walk's view of a tile)
+_ENDS: dict[tuple, dict] = {}
+
+
+def _ends(placed) -> dict:
+    tile = placed.tile
+    key = (tile.name, tile.code, placed.rotation)
+    ends = _ENDS.get(key)
+    if ends is None:
+        ends = {}
+        for path in placed.paths:
+            ends.setdefault(path.a, []).append(path.b)
+            ends.setdefault(path.b, []).append(path.a)
+        _ENDS[key] = ends
+    return ends
+
+
+def _full(board, tokens, hex_: str, city: int, sym: str) -> bool:
+    """A city whose slots other companies' tokens fill ends a walk (``city.rb`` ``blocks?``)."""
+    here = tokens.get((hex_, city), ())
+    return sym not in here and len(here) >= board.city_slots(hex_, city)
+
+
+class TrainsMixin1830:
+    """Train stage of :class:`~engine.games.g1836jr30.game.Game1836Jr30`."""
+
+    # ------------------------------------------------------------------ helpers
+    def _price(self, card) -> int:
+        return int(self.state.train_spec(card)["price"])
+
+    def _min_depot(self):
+        """(price, card) of the cheapest train the depot sells, or (None, None)."""
+        cards = self.state.depot_trains()
+        if not cards:
+            return None, None
+        card = min(cards, key=self._price)
+        return self._price(card), card
+
+    def counted_trains(self, op: str) -> int:
+        return sum(1 for t in self.state.trains_of(op) if not t.obsolete)
+
+    def route_available(self, op: str) -> bool:
+        """Does a token city of ``op`` reach another stop by track (``route_train_purchase``)?"""
+        key = (op, self.state.board_version)
+        cache = self.__dict__.setdefault("_route_open", {})
+        if key not in cache:
+            if len(cache) > 64:
+                cache.clear()
+            cache[key] = self._walk_stops(op)
+        return cache[key]
+
+    def _walk_stops(self, op: str) -> bool:
+        board, tokens = self.state.board, self.state.tokens
+        never = set(getattr(self.data, "PORT_HEXES", ()))
+        for (hex_, city), syms in tokens.items():
+            if op not in syms:
+                continue
+            start = (hex_, NodeRef("city", city))
+            seen, queue, stops = {start}, deque([start]), {start}
+            while queue:
+                h, end = queue.popleft()
+                for other in _ends(board.placed(h)).get(end, ()):
+                    if isinstance(other, Edge):
+                        nb = board.linked_neighbour(h, other.num)
+                        if nb is None:
+                            continue
+                        nxt = (nb, Edge(opposite(other.num)))
+                    else:
+                        nxt = (h, other)
+                        if other.kind in _STOPS and h not in never:
+                            stops.add(nxt)
+                            if len(stops) > 1:
+                                return True
+                        if other.kind == "offboard" or (
+                            other.kind == "city" and _full(board, tokens, h, other.index, op)
+                        ):
+                            continue
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        queue.append(nxt)
+        return False
+
+    def must_buy(self, op: str) -> bool:
+        return (
+            not self.state.trains_of(op)
+            and bool(self.state.depot_trains())
+            and self.route_available(op)
+        )
+
+    def _sale_options(self, pres: str, op: str, need: int | None) -> list[dict]:
+        """Sales ``pres`` may make now in an emergency (``need``: cash still missing; None
+        for a bankruptcy, which sells whatever it may)."""
+        acts = []
+        for corp in self.market.operating_order(self.live_corporations()):
+            if not self.shares.percent(corp, pres):
+                continue
+            price = self.share_price(corp)
+            pool = self.shares.percent(corp, POOL)
+            for size in self.shares.sale_sizes(pres, corp):
+                if pool + size > self.MARKET_SHARE_LIMIT:
+                    continue
+                if corp == op and self.shares.swaps_president(pres, corp, size):
+                    continue
+                if need is not None and (size // 10 - 1) * price >= need:
+                    continue  # selling_minimum_shares?: the next smaller bundle would do
+                acts.append(
+                    {
+                        "type": "sell_shares",
+                        "entity": pres,
+                        "corporation": corp,
+                        "percent": size,
+                        "price": size // 10 * price,
+                    }
+                )
+        return acts
+
+    def _liquidity(self, pres: str, op: str) -> int:
+        best: dict[str, int] = {}
+        for a in self._sale_options(pres, op, None):
+            best[a["corporation"]] = max(best.get(a["corporation"], 0), a["price"])
+        return self.cash(pres) + sum(best.values())
+
+    def can_go_bankrupt(self, pres: str, op: str) -> bool:
+        lo, _card = self._min_depot()
+        return lo is not None and self.cash(op) + self._liquidity(pres, op) < lo
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_train(self, op: str) -> list[dict]:
+        flags = self.or_turn.flags
+        cash = self.cash(op)
+        room = self.counted_trains(op) < self.train_limit(op)
+        lo, cheapest = self._min_depot()
+        must = self.must_buy(op)
+        emergency = must and lo is not None and cash < lo
+        pres = self.shares.president(op)
+        # a corporation that must buy may spend its president's money (train.rb
+        # president_may_contribute?): on the cheapest depot train when short of it, or on
+        # another corporation's train up to its face value
+        pres_cash = self.cash(pres) if must and pres else 0
+        acts = []
+        if emergency:
+            if room and cash + pres_cash >= lo:
+                acts.append(self._depot_buy(op, cheapest, lo))
+        else:
+            for card in self.state.depot_trains():
+                if card.sym in flags["bought_types"]:
+                    continue
+                price = self._price(card)
+                if room and price <= cash:
+                    acts.append(self._depot_buy(op, card, price))
+                acts += self._trade_ins(op, card, cash)
+        if room:
+            acts += self._other_trains(op, cash, pres_cash)
+        if emergency and pres is not None:
+            need = lo - cash - pres_cash
+            if need > 0:
+                acts += self._sale_options(pres, op, need)
+            if self.can_go_bankrupt(pres, op):
+                acts.append({"type": "bankrupt", "entity": op})
+        elif acts and not must:
+            acts.append({"type": "pass", "entity": op, "auto": False})
+        return acts
+
+    def _depot_buy(self, op: str, card, price: int) -> dict:
+        return {
+            "type": "buy_train",
+            "entity": op,
+            "train": card.id,
+            "variant": card.sym,
+            "price": price,
+        }
+
+    def _trade_ins(self, op: str, card, cash: int) -> list[dict]:
+        """A diesel for an own 4, 5 or 6 at 300 off (``discountable_trains_for``)."""
+        discount = self.state.train_spec(card).get("discount") or {}
+        out = []
+        for own in self.state.trains_of(op):
+            off = discount.get(own.sym)
+            if off is not None and self._price(card) - int(off) <= cash:
+                buy = self._depot_buy(op, card, self._price(card) - int(off))
+                buy["exchange"] = own.id
+                out.append(buy)
+        return out
+
+    def _other_trains(self, op: str, cash: int, pres_cash: int) -> list[dict]:
+        """Trains of other corporations: 1 up to the cash; for a corporation that must buy,
+        up to face value with the president's money (``pres_cash``), and after a forced
+        sale above what the cash was before it (``spend_minmax``)."""
+        out = []
+        last_sold = self.or_turn.flags.get("last_sold")
+        for other in self.live_corporations():
+            if other == op or self.state.operators[other].closed:
+                continue
+            for card in self.state.trains_of(other):
+                if card.obsolete:
+                    continue
+                lo, hi = 1, cash
+                if pres_cash and cash < self._price(card):
+                    top = cash + pres_cash
+                    lo = top - last_sold + 1 if last_sold is not None else 1
+                    hi = min(self._price(card), top)
+                if hi >= max(lo, 1):
+                    out.append(
+                        {
+                            "type": "buy_train",
+                            "entity": op,
+                            "train": card.id,
+                            "variant": card.name,
+                            "price": hi,
+                            "min_price": max(lo, 1),
+                            "max_price": hi,
+                        }
+                    )
+        return out
+
+    def _match(self, action: dict) -> dict:
+        """Tell a diesel bought outright from one traded in (the ``exchange`` field)."""
+        if action.get("type") != "buy_train":
+            return super()._match(action)
+        saved = self._legal_cache
+        want = action.get("exchange")
+        keep = [a for a in saved[1] if a["type"] != "buy_train" or a.get("exchange") == want]
+        self._legal_cache = (saved[0], keep)
+        try:
+            return super()._match(action)
+        finally:
+            self._legal_cache = saved
+
+    # ------------------------------------------------------------------ processing
+    def operating_buy_train(self, action: dict) -> None:
+        op, ident = action["entity"], action["train"]
+        price = int(action["price"])
+        card = self.state.trains[ident]
+        source = card.owner
+        short = price - self.cash(op)
+        if short > 0:
+            pres = self.shares.president(op)
+            self.pay(pres, op, short, "president's contribution")
+            self.note(f"{pres} contributes {short}")
+        self.pay(op, BANK if source == DEPOT else source, price, f"train {ident}")
+        self.state.buy_train(
+            op, ident, card.sym if source == DEPOT else None, exchange=action.get("exchange")
+        )
+        if source == DEPOT:
+            self.or_turn.flags["bought_types"].add(card.sym)
+        self.note(f"{op} buys a {card.name} train for {price} from {source}")
+        self.events.append(
+            {
+                "type": "train",
+                "entity": op,
+                "train": card.name,
+                "price": price,
+                "from": source,
+                "phase": self.state.phase_name,
+            }
+        )
+        self.close_on_train(op)
+
+    def close_on_train(self, op: str) -> None:
+        """Privates that close when a corporation buys a train (CFLV: the Nord)."""
+        for sym, info in self.state.companies.items():
+            if info["closed"]:
+                continue
+            for ab in info["spec"].get("abilities", []) or []:
+                if (
+                    ab.get("type") == "close"
+                    and ab.get("when") == "bought_train"
+                    and (ab.get("corporation") == op)
+                ):
+                    info["closed"] = True
+                    self.note(f"{sym} closes")
+
+    def operating_sell_shares(self, action: dict) -> None:
+        pres, corp, pct = action["entity"], action["corporation"], int(action["percent"])
+        flags = self.or_turn.flags
+        flags["last_sold"] = self.share_price(corp)
+        flags["sold"].add(corp)
+        self.sell_shares(pres, corp, pct)
+        self._recalculate_order()
+
+    def _recalculate_order(self) -> None:
+        """``round/operating.rb`` ``recalculate_order``: operators still to come re-sort."""
+        r = self.round
+        rest = r.entities[r.index + 1 :]
+        order = [e for e in self.operating_order() if e in rest]
+        r.entities = r.entities[: r.index + 1] + order + [e for e in rest if e not in order]
+
+    def operating_bankrupt(self, action: dict) -> None:
+        op = action["entity"]
+        pres = self.shares.president(op)
+        self.note(f"-- {pres} goes bankrupt --")
+        while True:
+            sales = self._sale_options(pres, op, None)
+            if not sales:
+                break
+            best = max(sales, key=lambda a: (a["price"], a["corporation"]))
+            self.sell_shares(pres, best["corporation"], best["percent"])
+        self.pay(pres, BANK, self.cash(pres), "bankrupt")
+        self.bankrupt.append(pres)
+        self.check_game_end()
+
+    # ------------------------------------------------------------------ discards
+    def pending_discards(self) -> list[dict] | None:
+        held: dict[str, int] = {}
+        for card in self.state.trains.values():
+            if not card.obsolete and card.owner in self.shares.by_corp:
+                held[card.owner] = held.get(card.owner, 0) + 1
+        limit = self.train_limit("")
+        for corp in sorted(held):
+            if held[corp] > limit:
+                return [
+                    {"type": "discard_train", "entity": corp, "train": t.id}
+                    for t in self.state.trains_of(corp)
+                    if not t.obsolete
+                ]
+        return None
+
+    def operating_discard_train(self, action: dict) -> None:
+        self.state.discard_train(action["entity"], action["train"])
+        self.note(f"{action['entity']} discards {action['train']}")
+
+    def explain_trains(self, action: dict) -> str | None:
+        t = self.or_turn
+        if action["type"] != "buy_train" or t is None:
+            return None
+        card = self.state.trains.get(action.get("train"))
+        if card is None:
+            return f"no train {action.get('train')!r}"
+        if card.owner == DEPOT and card.sym in t.flags.get("bought_types", ()):
+            return (
+                f"{t.op} already bought a {card.sym} train from the bank this round "
+                "(one of each type per operating round)"
+            )
+        if t.stage != "train":
+            return f"trains are bought in the train stage (now: {t.stage})"
+        return None

@@ -1,0 +1,89 @@
+"""Random-legal-play bots: whole 1812 games, every invariant checked after every action.
+
+:func:`engine.game.bots.play_random` checks :func:`engine.game.invariants` after each action
+(money conserved with the bank's IOUs, shares 100%, train cards as minted, tiles within the
+manifest, tokens on legal slots); ``on_action`` adds :func:`engine.games.g1812.game.check_1812`
+(§14.1 train counts, 3+1s as many as the 3s they replaced, minors with one owner and one
+marker at most £150, loan limits, holdings above 60% only by exchange, public companies in
+play within the limit).  Every game must end with a reason of the rules: the bank (§9) or
+"all players lose" (§9, last paragraph).
+
+Revenues are the exact optimum of every run; late-game 3D and 2+2GD trains on a random
+network make a game cost about 3 s of CPU, so the default run plays :data:`FAST_GAMES`
+games (2, 3 and 4 players in turn) and the slow mark plays 200 and 2,000.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from engine.cli import cli
+from engine.game import load_game
+from engine.game.bots import play_random
+from engine.games.g1812.game import check_1812
+
+#: Game-end reasons of 1812 (§9) and the engine's safety net (never expected).
+REASONS = {"bank", "all_lose"}
+#: Games in the default run (budget: 60 s on the CI machine).
+FAST_GAMES = 12
+
+
+def _check(game, action) -> None:
+    check_1812(game)
+
+
+def _play_many(count: int, first: int = 0) -> Counter:
+    reasons: Counter = Counter()
+    for seed in range(first, first + count):
+        outcome = play_random("1812", 2 + seed % 3, seed=seed, max_actions=20_000,
+                              on_action=_check)  # fmt: skip
+        game = outcome.game
+        assert game.finished, f"seed {seed}: not finished"
+        assert game.end_reason in REASONS, f"seed {seed}: {game.end_reason}"
+        assert set(game.result()) == set(game.seats)
+        reasons[game.end_reason] += 1
+    return reasons
+
+
+def test_random_games_end_with_invariants():
+    t0 = time.perf_counter()
+    reasons = _play_many(FAST_GAMES)
+    seconds = time.perf_counter() - t0
+    print(f"{FAST_GAMES} games in {seconds:.1f} s: {dict(reasons)}")
+    assert reasons["bank"] >= FAST_GAMES // 2
+
+
+@pytest.mark.slow
+def test_two_hundred_random_games_end_with_invariants():
+    reasons = _play_many(200, first=1000)
+    assert reasons["bank"] >= 150
+
+
+@pytest.mark.slow
+def test_two_thousand_random_games_end_with_invariants():
+    reasons = _play_many(2000, first=10_000)
+    assert reasons["bank"] >= 1500
+
+
+def test_bot_games_are_deterministic_and_replay_from_the_log():
+    a = play_random("1812", 4, seed=14)  # a short game (about 400 actions, phase 3)
+    b = play_random("1812", 4, seed=14)
+    assert a.game.to_dict() == b.game.to_dict()
+    again = load_game(a.game.to_dict())
+    assert again.finished and again.end_reason == a.game.end_reason
+    assert again.result() == a.game.result()
+
+
+def test_cli_plays_a_whole_game_and_prints_or_revenues(tmp_path):
+    save = tmp_path / "game.json"
+    out = CliRunner().invoke(
+        cli, ["play", "1812", "--players", "4", "--seed", "11", "--bots", "--save", str(save)]
+    )
+    assert out.exit_code == 0, out.output
+    # minor 8 runs its 2-train for 70 in the second OR of turn 3 (its first run)
+    assert "OR 3.2: 8 70 (2)" in out.output and "game ended (bank)" in out.output
+    assert load_game(save).finished

@@ -1,0 +1,81 @@
+"""Random-legal-play bots: whole 1836Jr-30 games, invariants checked after every action.
+
+:func:`engine.game.bots.play_random` checks :func:`engine.game.invariants` after each
+action (money conserved, shares 100%, trains and tiles as in the manifests, tokens on legal
+slots); these tests check that every game ends with a game-end reason of the rules (a broken
+bank, a bankruptcy; 18xx.games' turn-100 stop should not be needed) and that no exception
+escapes.  The default run plays 200 games (2, 3 and 4 players in turn); the slow mark plays
+2,000.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from engine.game import load_game
+from engine.game.bots import play_random
+
+#: Game-end reasons of 1836Jr-30 (game.rb GAME_END_CHECK) and 18xx.games' turn-100 stop.
+REASONS = {"bank", "bankrupt", "dnf"}
+
+
+def _play_many(count: int, first: int = 0) -> Counter:
+    reasons: Counter = Counter()
+    for seed in range(first, first + count):
+        outcome = play_random("1836Jr-30", 2 + seed % 3, seed=seed, max_actions=20_000)
+        game = outcome.game
+        assert game.finished, f"seed {seed}: not finished"
+        assert game.end_reason in REASONS, f"seed {seed}: {game.end_reason}"
+        assert set(game.result()) == set(game.seats)
+        # the bank pays each player's starting cash; nobody ends below zero
+        assert all(game.cash(p) >= 0 for p in game.seats)
+        reasons[game.end_reason] += 1
+    return reasons
+
+
+def test_two_hundred_random_games_end_with_invariants():
+    t0 = time.perf_counter()
+    reasons = _play_many(200)
+    seconds = time.perf_counter() - t0
+    print(f"200 games in {seconds:.1f} s ({seconds / 200:.3f} s a game): {dict(reasons)}")
+    # random tables nearly always run the bank dry; a bankruptcy is rare; no game needs
+    # 18xx.games' turn-100 stop
+    assert reasons["bank"] >= 180
+    assert reasons["dnf"] == 0
+
+
+@pytest.mark.slow
+def test_two_thousand_random_games_end_with_invariants():
+    reasons = _play_many(2000, first=10_000)
+    assert reasons["bank"] >= 1800
+    assert reasons["dnf"] == 0
+
+
+def test_bot_games_are_deterministic_and_replay_from_the_log():
+    a = play_random("1836Jr30", 3, seed=4)
+    b = play_random("1836Jr30", 3, seed=4)
+    assert a.game.to_dict() == b.game.to_dict()
+    again = load_game(json.loads(a.game.save()))
+    assert again.result() == a.game.result()
+    assert again.finished and again.end_reason == a.game.end_reason
+
+
+def test_eighteen_play_prints_revenues_and_scores(tmp_path):
+    from engine.cli import cli
+
+    save = tmp_path / "game.json"
+    out = CliRunner().invoke(
+        cli, ["play", "1836Jr-30", "--players", "2", "--seed", "5", "--bots", "--save", str(save)]
+    )
+    assert out.exit_code == 0, out.output
+    assert "OR 1" in out.output or "OR 2" in out.output
+    assert "game ended (" in out.output and "1. P" in out.output
+    replay = CliRunner().invoke(cli, ["play", "--load", str(save), "--json"])
+    assert replay.exit_code == 0, replay.output
+    data = json.loads(replay.output)
+    assert data["title"] == "1836Jr30" and data["finished"] is True

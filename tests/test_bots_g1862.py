@@ -1,0 +1,91 @@
+"""Random-legal-play bots: whole 1862 USA/Canada (Ohley) games, invariants after every action.
+
+:func:`engine.game.bots.play_random` checks :func:`engine.game.invariants` after each action
+(money conserved, shares 100 %, trains and tiles as in the manifests, tokens on legal
+slots).  These tests add that every game ends with one of the rulebook's game-end reasons
+(§Ending the Game / Timing: the bank, a price above 379$, 8 companies out, fewer than three
+players), that the money in the game is still the rulebook's 22,000$, and that a game
+replays from its log.
+
+A game takes 2-4 s on the shared project machine (about 1,400 actions, a route solve per
+company turn, the invariants after every action), so the default run plays :data:`QUICK`
+games (player counts 4-7 in turn) to stay within its budget; the slow marks play 200 and
+2,000.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from engine.cli_play import play
+from engine.game import load_game
+from engine.game.bots import play_random
+from engine.games.g1862 import economy_data as ed
+
+#: Game-end reasons of the engine (Game1862.GAME_END) and the base engine's turn-100 stop.
+REASONS = {"bank", "stock_market", "companies_out", "players", "dnf"}
+#: Games of the default (non-slow) run.
+QUICK = 12
+
+
+def _play_many(count: int, first: int = 0) -> Counter:
+    reasons: Counter = Counter()
+    for seed in range(first, first + count):
+        outcome = play_random("1862", 4 + seed % 4, seed=seed, max_actions=20_000)
+        game = outcome.game
+        assert game.finished, f"seed {seed}: not finished"
+        assert game.end_reason in REASONS, f"seed {seed}: {game.end_reason}"
+        assert set(game.result()) == set(game.seats)
+        # all the money of the game: 22,000$, wherever it is (the bank may be negative)
+        assert game.ledger.total() == ed.BANK_TOTAL, f"seed {seed}"
+        # companies out of the game hold nothing; the others' prices are on the market
+        for corp in game.out:
+            assert corp not in game.shares.by_corp and corp not in game.market.pos
+        reasons[game.end_reason] += 1
+    return reasons
+
+
+def test_random_games_end_with_invariants():
+    t0 = time.perf_counter()
+    reasons = _play_many(QUICK)
+    seconds = time.perf_counter() - t0
+    print(f"{QUICK} games in {seconds:.1f} s ({seconds / QUICK:.2f} s a game): {dict(reasons)}")
+    # random tables end the ordinary ways: the bank breaks or a price passes 379$
+    assert reasons["bank"] + reasons["stock_market"] >= QUICK - 2
+    assert reasons["dnf"] == 0
+
+
+@pytest.mark.slow
+def test_two_hundred_random_games_end_with_invariants():
+    reasons = _play_many(200, first=1000)
+    assert reasons["dnf"] <= 2
+
+
+@pytest.mark.slow
+def test_two_thousand_random_games_end_with_invariants():
+    reasons = _play_many(2000, first=10_000)
+    assert reasons["dnf"] <= 20
+
+
+def test_bot_games_are_deterministic_and_replay_from_the_log():
+    a = play_random("1862", 5, seed=33)  # a short game (about 500 actions)
+    b = play_random("1862", 5, seed=33)
+    assert a.game.to_dict() == b.game.to_dict()
+    again = load_game(json.loads(a.game.save()))
+    assert again.result() == a.game.result()
+    assert again.finished and again.end_reason == a.game.end_reason
+
+
+def test_play_command_plays_1862_to_the_end():
+    result = CliRunner().invoke(play, ["1862", "--players", "4", "--seed", "2", "--bots",
+                                       "--json"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["finished"] and out["end_reason"] in REASONS
+    assert sorted(out["result"]) == ["P1", "P2", "P3", "P4"]
+    assert out["revenues"] and all(r["revenue"] >= 0 for r in out["revenues"])
