@@ -432,8 +432,8 @@ def test_trainless_without_means_drops_a_space():
 
     g, _owner = _or_game_with_minor("7", 100, before=before)  # price 50
     _revenues(g, {})
-    for _ in range(20):
-        if g.round.kind != "operating" or g.or_turn is None or g.or_turn.op != "7":
+    for _ in range(20):  # minor 7's first turn (the only company: the OR's only turn)
+        if g.round.kind != "operating" or g.round.num != 1 or g.or_turn is None:
             break
         _act(g)
     # no earnings 50 -> 45; interest unpaid: 45 -> 40; no train, none affordable: closed

@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 
 from ...game.base import BANK, BaseGame
+from ...game.shares import POOL
 from ...ledger import InsufficientCash, Ledger
 from ...replay_record import IllegalAction
 from ...replay_state import DEPOT, TrainCard
@@ -115,7 +116,7 @@ class Game1812(StockMixin1812, TrainsMixin1812, OperatingMixin1812, MergerMixin1
     def _entity_symbols(self) -> set[str]:
         """Symbols that may act: companies, the bank and the pool.  Privates never act
         (a free lay names its private in ``company``), so players may be called ``P1``."""
-        return {e["sym"] for e in (*data.CORPORATIONS, *data.MINORS)} | {BANK, "market"}
+        return {e["sym"] for e in (*data.CORPORATIONS, *data.MINORS)} | {BANK, POOL}
 
     def setup(self) -> None:
         n = len(self.seats)
