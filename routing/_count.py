@@ -9,9 +9,10 @@ most ``pay`` of at most ``visit`` stops.
   ``visit - mandatory`` of them skippable), so greedy in value order is exact.  Forced stops
   go first.  A max-weight basis is also a max-cardinality one, which the end-token bonus
   relies on.
-* Several rows (``pay == visit`` each): rows without limit absorb every stop of their kinds;
-  the rest is a small dynamic programme over the limited rows' fill counts.  Ties prefer more
-  counted stops, for the same reason.
+* Several rows (``pay == visit`` each, at most 3): rows without limit absorb every stop of
+  their kinds; for the rest, the stop sets that fit the limited rows form a transversal
+  matroid, so greedy in value order (mandatory stops first) is exact again.  It also
+  counts the most stops among the best sets, for the same reason.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 from numba import njit
 
 INFEASIBLE = -1
-_BIG_CAP = 1 << 19  # caps at or above this are "no limit"
+NO_LIMIT = 1 << 19  # caps at or above this are "no limit"
 
 
 @njit(cache=True)
@@ -87,82 +88,87 @@ def count_single(vals, kinds, forced, n, row_kind, pay, visit, skip, counted, or
 
 
 @njit(cache=True)
-def count_rows(vals, kinds, forced, n, row_kinds, row_cap, n_rows, skip, counted):
+def count_rows(vals, kinds, forced, n, row_kinds, row_cap, n_rows, skip, counted, order):
     """Best value and count for several rows that pay every stop they take.
 
     Returns ``(value, n_counted)`` or ``(INFEASIBLE, 0)``; ``counted`` as in
-    :func:`count_single`.
+    :func:`count_single`; ``order`` is scratch space of at least ``n`` entries.
+
+    Rows without a limit absorb every stop of their kinds.  The sets of the other stops
+    that fit into the limited rows are the independent sets of a transversal matroid, so
+    the best set holding every mandatory stop is found greedily: the mandatory stops
+    first, then the rest by value, each taken if the set still fits.  "Fits" is Hall's
+    condition over the (at most 3) limited rows: for every set ``R`` of rows, the stops
+    that only ``R``'s rows can take number at most ``R``'s capacity.  Every stop added
+    has a value >= 0, so the greedy set also has the most stops among the best ones (the
+    tie rule the end-token bonus relies on).
     """
+    absorb_mask = 0
+    lim_kinds = np.zeros(3, dtype=np.int64)
+    lim_cap = np.zeros(3, dtype=np.int64)
+    n_lim = 0
+    for r in range(n_rows):
+        if row_cap[r] >= NO_LIMIT:
+            absorb_mask |= row_kinds[r]
+        else:
+            lim_kinds[n_lim] = row_kinds[r]
+            lim_cap[n_lim] = row_cap[r]
+            n_lim += 1
+    n_sets = 1 << n_lim
+    # load[R]: stops taken so far whose rows all lie in R; room[R]: R's total capacity
+    load = np.zeros(8, dtype=np.int64)
+    room = np.zeros(8, dtype=np.int64)
+    for rs in range(n_sets):
+        for q in range(n_lim):
+            if (rs >> q) & 1:
+                room[rs] += lim_cap[q]
+    total = 0
+    cnt = 0
+    n_rest = 0
     for i in range(n):
         counted[i] = False
-    # unlimited rows absorb their kinds
-    absorb_mask = 0
-    for r in range(n_rows):
-        if row_cap[r] >= _BIG_CAP:
-            absorb_mask |= row_kinds[r]
-    base = 0
-    base_cnt = 0
-    rest = np.empty(n, dtype=np.int64)
-    m = 0
-    for i in range(n):
-        if (absorb_mask >> kinds[i]) & 1:
-            counted[i] = True
-            base += vals[i]
-            base_cnt += 1
-        else:
-            rest[m] = i
-            m += 1
-    # mixed-radix state over the limited rows' fill counts
-    lim = np.empty(n_rows, dtype=np.int64)
-    stride = np.empty(n_rows, dtype=np.int64)
-    n_lim = 0
-    size = 1
-    for r in range(n_rows):
-        if row_cap[r] < _BIG_CAP:
-            lim[n_lim] = r
-            stride[n_lim] = size
-            size *= row_cap[r] + 1
-            n_lim += 1
-    neg = -(1 << 62)
-    # score = value * 1024 + count: ties prefer more counted stops
-    dp = np.full((m + 1, size), neg, dtype=np.int64)
-    choice = np.full((m + 1, size), -2, dtype=np.int64)
-    dp[0, 0] = 0
-    for p in range(m):
-        i = rest[p]
         kb = kinds[i]
-        can_skip = ((skip >> kb) & 1) == 1 and not forced[i]
-        for s in range(size):
-            cur = dp[p, s]
-            if cur == neg:
-                continue
-            if can_skip and cur > dp[p + 1, s]:
-                dp[p + 1, s] = cur
-                choice[p + 1, s] = -1
-            for q in range(n_lim):
-                r = lim[q]
-                if (row_kinds[r] >> kb) & 1 == 0:
-                    continue
-                fill = (s // stride[q]) % (row_cap[r] + 1)
-                if fill >= row_cap[r]:
-                    continue
-                s2 = s + stride[q]
-                val = cur + vals[i] * 1024 + 1
-                if val > dp[p + 1, s2]:
-                    dp[p + 1, s2] = val
-                    choice[p + 1, s2] = s
-    best_s = -1
-    best = neg
-    for s in range(size):
-        if dp[m, s] > best:
-            best = dp[m, s]
-            best_s = s
-    if best_s < 0:
-        return INFEASIBLE, 0
-    s = best_s
-    for p in range(m, 0, -1):
-        c = choice[p, s]
-        if c != -1:
-            counted[rest[p - 1]] = True
-            s = c
-    return base + best // 1024, base_cnt + best % 1024
+        if (absorb_mask >> kb) & 1:
+            counted[i] = True
+            total += vals[i]
+            cnt += 1
+        elif forced[i] or (skip >> kb) & 1 == 0:
+            if not _take(kb, lim_kinds, n_lim, n_sets, load, room):
+                return INFEASIBLE, 0
+            counted[i] = True
+            total += vals[i]
+            cnt += 1
+        else:
+            order[n_rest] = i
+            n_rest += 1
+    # optional stops by value, descending (insertion sort: routes are short)
+    for a in range(1, n_rest):
+        x = order[a]
+        b = a - 1
+        while b >= 0 and vals[order[b]] < vals[x]:
+            order[b + 1] = order[b]
+            b -= 1
+        order[b + 1] = x
+    for a in range(n_rest):
+        i = order[a]
+        if _take(kinds[i], lim_kinds, n_lim, n_sets, load, room):
+            counted[i] = True
+            total += vals[i]
+            cnt += 1
+    return total, cnt
+
+
+@njit(cache=True, inline="always")
+def _take(kind, lim_kinds, n_lim, n_sets, load, room):
+    """Add a stop of ``kind`` to the limited rows if Hall's condition still holds."""
+    rows = 0
+    for q in range(n_lim):
+        if (lim_kinds[q] >> kind) & 1:
+            rows |= 1 << q
+    for rs in range(n_sets):
+        if rs & rows == rows and load[rs] + 1 > room[rs]:
+            return False
+    for rs in range(n_sets):
+        if rs & rows == rows:
+            load[rs] += 1
+    return True

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit, objmode
 
 from ._buffers import grow1, grow2
+from ._count import NO_LIMIT
 from ._evaluate import evaluate
 
 _CHECK_EVERY = 4095
@@ -102,11 +103,20 @@ def enumerate_routes(
     min_stops = flags[4]
     n_rows = row_kinds.shape[0]
     row_union = 0
-    max_assign = 0
+    absorbed = 0
     for r in range(n_rows):
         row_union |= row_kinds[r]
-        max_assign += row_visit[r]
+        if row_visit[r] >= NO_LIMIT:
+            absorbed |= row_kinds[r]
     allowed_kinds = row_union | skip | desig_kind
+    # Stops the route must count that no unlimited row absorbs fill the limited rows, so a
+    # route holds at most the limited rows' capacity of them (a goods train's unlimited
+    # port row must not lift the limit on its cities).
+    free_kinds = skip | desig_kind | absorbed
+    max_assign = 0
+    for r in range(n_rows):
+        if row_visit[r] < NO_LIMIT and row_kinds[r] & ~free_kinds != 0:
+            max_assign += row_visit[r]
     w_route = leg_bits.shape[1]
     w_hex = leg_hex_bits.shape[1]
     n_groups = group_bit.shape[0]
@@ -179,7 +189,7 @@ def enumerate_routes(
         g = node_group[s]
         if g >= 0:
             group_cnt[g] += 1
-        assign = 0 if ((skip | desig_kind) >> node_kind[s]) & 1 else 1
+        assign = 0 if (free_kinds >> node_kind[s]) & 1 else 1
         if assign > max_assign:
             visited[s] = False
             if g >= 0:
@@ -208,7 +218,7 @@ def enumerate_routes(
                 if gt >= 0 and group_cnt[gt] > 0:
                     continue
                 a2 = n_assign[depth]
-                if ((skip | desig_kind) >> kt) & 1 == 0:
+                if (free_kinds >> kt) & 1 == 0:
                     a2 += 1
                     if a2 > max_assign:
                         continue

@@ -27,7 +27,7 @@ def _count(vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted,
             vals, kinds, forced, m, row_kinds[0], row_pay[0], row_visit[0], skip, counted, order
         )
     return count_rows(
-        vals, kinds, forced, m, row_kinds, row_visit, row_kinds.shape[0], skip, counted
+        vals, kinds, forced, m, row_kinds, row_visit, row_kinds.shape[0], skip, counted, order
     )
 
 

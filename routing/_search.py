@@ -149,9 +149,7 @@ class Enumerated:
         trains = c.problem.trains
         # slot order: types by best route value (descending), identical trains adjacent
         best_of = [int(r.value[0]) if r.n else 0 for r in routes]
-        slot_order = sorted(
-            range(len(trains)), key=lambda s: (-best_of[type_of[s]], type_of[s], s)
-        )
+        slot_order = sorted(range(len(trains)), key=lambda s: (-best_of[type_of[s]], type_of[s], s))
         offsets = np.cumsum([0] + [r.n for r in routes])
         values = np.concatenate([r.value for r in routes]).astype(np.int64)
         cross = np.ascontiguousarray(np.concatenate([r.cross for r in routes]))
