@@ -405,53 +405,5 @@ def test_bankrupt_dump_puts_corporation_in_receivership():
     assert reg.president("X") == "B" and reg.percent("X", "B") == 20
 
 
-# ---------------------------------------------------------------------- 18xx.games records
-def _from_record(game: Game1846, a: dict) -> dict | None:
-    """An 18xx.games action in the engine's form (enough for the fixtures below)."""
-    kind = a["type"]
-    if kind in ("message", "log", "end_game", "undo", "redo"):
-        return None
-    act = {"type": kind, "entity": str(a["entity"])}
-    for key in ("company", "shares", "kind", "train", "price", "rotation", "hex", "target",
-                "target_type"):  # fmt: skip
-        if key in a:
-            act[key] = a[key]
-    if kind == "par":
-        act.update(corporation=a["corporation"], share_price=int(a["share_price"].split(",")[0]))
-    elif kind == "sell_shares":
-        act["percent"] = a.get("percent") or 10 * len(a["shares"])
-    elif kind == "lay_tile":
-        act["tile"] = a["tile"]
-    elif kind == "place_token":
-        act["hex"], act["city"] = game.state.resolve_city(a["city"])
-    elif kind == "run_routes" and not a.get("routes"):
-        act["revenue"] = 0
-    elif kind == "buy_train":
-        act.setdefault("variant", a["train"].split("-")[0])
-    elif kind == "bid":
-        act.pop("price", None)
-    return act
-
-
-@pytest.mark.parametrize("name", ["1846_game_end_reason_dnf.json", "hs_wwhjwjvo_1716866882.json"])
-def test_records_replay_to_their_recorded_values(name):
-    """Two public 18xx.games games whose players always ran the optimal routes (or none)
-    replay through the engine, draft shuffle and removals from the site's seed included, to
-    exactly the player values the site recorded."""
-    import json
-    from pathlib import Path
-
-    from engine.replay_record import filter_actions, load_record
-
-    path = Path(__file__).parent / "data" / "records" / "1846" / name
-    record = load_record(path)
-    game = Game1846([str(p) for p, _ in record.players], record.seed)
-    for a in filter_actions(record.actions):
-        act = _from_record(game, a)
-        if act is not None:
-            game.apply(act)
-        invariants(game)
-    recorded = json.loads(path.read_text())
-    assert game.result() == recorded["result"]
-    if recorded["game_end_reason"] != "manually_ended":
-        assert game.end_reason == recorded["game_end_reason"]
+# 18xx.games records: every public fixture of 1846 and its 2-player variant replays through
+# this engine to its recorded result (tests/test_game_records.py, engine.game.records).

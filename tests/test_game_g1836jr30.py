@@ -137,7 +137,9 @@ def test_par_ipo_price_float_and_no_sales_in_the_first_stock_round():
     game.apply({"type": "par", "entity": "P1", "corporation": "B", "share_price": 100})
     assert game.cash("P1") == 470 - 200  # the 20% president's certificate at 2 x 100
     assert not any(a["type"] == "sell_shares" for a in game.legal_actions())
-    game.apply({"type": "pass", "entity": "P1"})
+    # nothing else to do (one certificate a turn, no sales in the first stock round): P1's
+    # turn passes by itself (buy_sell_par_shares.rb: no valid action)
+    assert game.round.current == "P2"
     bank = game.cash("bank")
     for p in ("P2", "P3", "P1", "P2"):
         game.apply({"type": "buy_shares", "entity": p, "corporation": "B", "source": "treasury",
@@ -157,9 +159,11 @@ def test_one_share_a_turn_then_sales_and_the_gcb_exchange():
     game = _stock_game()
     game.apply({"type": "par", "entity": "P1", "corporation": "B", "share_price": 100})
     legal = game.legal_actions()
-    # no second certificate this turn; the GCB may be exchanged for a B share (P1 owns it)
+    # no second certificate this turn and no sales in the first stock round: P1's turn
+    # ends by itself; the GCB may still be exchanged for a B share (P1 owns it; the
+    # exchange is open at any choice, step/exchange.rb)
     assert not any(a["type"] in ("buy_shares", "par") and a["entity"] == "P1" for a in legal)
-    with pytest.raises(IllegalAction, match="one certificate per turn"):
+    with pytest.raises(IllegalAction, match="not P1's turn"):
         game.apply({"type": "buy_shares", "entity": "P1", "corporation": "B",
                     "source": "treasury", "percent": 10})  # fmt: skip
     exchange = next(a for a in legal if a["entity"] == "GCB")
@@ -181,7 +185,7 @@ def test_sale_drops_a_row_per_share_and_blocks_buying_back():
     # two shares at 100; the price falls two rows: 100 (row 0) -> 90 -> 82 (column 6)
     assert game.cash("P2") == cash + 200
     assert game.market.price("B") == 82 and game.shares.percent("B", POOL) == 20
-    assert not any(a["type"] == "buy_shares" and a["corporation"] == "B"
+    assert not any(a["type"] == "buy_shares" and a["corporation"] == "B" and a["entity"] == "P2"
                    for a in game.legal_actions())  # fmt: skip
     with pytest.raises(IllegalAction, match="may not buy it back"):
         game.apply({"type": "buy_shares", "entity": "P2", "corporation": "B", "source": POOL,
@@ -468,8 +472,11 @@ def test_bankruptcy_ends_the_game_at_once():
     _pass_stock_round(game)
     _to_stage(game, "B", "train")
     legal = game.legal_actions()
-    # 0 + 10 and no share P1 may sell (the B's presidency cannot pass): bankrupt
-    assert [a["type"] for a in legal if a["type"] != "buy_train"] == ["bankrupt"]
+    # 0 + 10 and no share P1 may sell (the B's presidency cannot pass): bankrupt (the
+    # GCB's exchange, open at any time, aside)
+    assert [a["type"] for a in legal if a["type"] != "buy_train" and a["entity"] != "GCB"] == [
+        "bankrupt"
+    ]
     game.apply({"type": "bankrupt", "entity": "B"})
     assert game.finished and game.end_reason == "bankrupt"
     assert game.cash("P1") == 0

@@ -179,7 +179,7 @@ class BaseGame(StockMixin, OperatingMixin):
     #: 18xx.games ends an unfinished game after this many turns (``:dnf``).
     MAX_TURNS = 100
     #: Fields an action may carry beyond its legal twin (kept in the log).
-    DETAIL_FIELDS: tuple[str, ...] = ("tile_id", "shares")
+    DETAIL_FIELDS: tuple[str, ...] = ("tile_id", "shares", "routes", "allow_forbidden_ends")
     #: Stages of an operating turn, in order (operating.py ``_legal_<stage>``).
     OPERATING_STAGES: tuple[str, ...] = ("track", "token", "route", "dividend", "train")
 
@@ -377,11 +377,13 @@ class BaseGame(StockMixin, OperatingMixin):
                     )
             if action.get("revenue") == 0 and legal["type"] == "run_routes":
                 return {**legal, "revenue": 0}  # running no route at all is allowed
+            if "routes" in action and legal["type"] == "run_routes":
+                return dict(legal)  # declared routes: check_routes scores them
             if "revenue" in action and action["revenue"] != legal.get("revenue"):
                 raise IllegalAction(
                     f"run_routes by {action['entity']}: declared revenue {action['revenue']} "
-                    f"is not the optimum {legal.get('revenue')} (declared routes are not "
-                    "supported; omit 'revenue' to run the optimal routes, or give 0)"
+                    f"is not the optimum {legal.get('revenue')} (declare 'routes' to run "
+                    "other routes; omit 'revenue' to run the optimal routes, or give 0)"
                 )
             return dict(legal)
         raise IllegalAction(self.explain(action))
@@ -464,6 +466,8 @@ class BaseGame(StockMixin, OperatingMixin):
             if detail in action:
                 chosen[detail] = action[detail]
         self.check_details(chosen)
+        if chosen["type"] == "run_routes" and "routes" in chosen:
+            self.check_routes(chosen)  # declared routes: scored before anything changes
         done = len(self.actions)
         try:
             self.process(chosen)
@@ -536,7 +540,9 @@ class BaseGame(StockMixin, OperatingMixin):
                 self.skip()
                 continue
             if len(legal) == 1 and legal[0]["type"] == "pass":
-                # a lone pass is no choice: the engine takes it (18xx.games skips the step)
+                # a lone pass is no choice: the engine takes it (18xx.games skips the step,
+                # or records the pass: engine.game.records matches those to this list)
+                self.__dict__.setdefault("auto_passes", []).append(legal[0]["entity"])
                 self.process(legal[0])
                 continue
             self._legal_cache = (self._version, legal)
@@ -573,7 +579,10 @@ class BaseGame(StockMixin, OperatingMixin):
                 self.start_operating_round(self.round.num + 1)
                 return
             self.turn += 1
-            if self.end_trigger is not None and self.end_trigger[1] in ("full_or", "current_or"):
+            if self.end_trigger is not None and (
+                self.end_trigger[1] in ("full_or", "current_or")
+                or self.__dict__.get("final_turn") == self.turn - 1  # one_more_full_or_set
+            ):
                 return self.end_game(self.end_trigger[0])
             if self.turn > self.MAX_TURNS:
                 return self.end_game("dnf")
@@ -600,13 +609,16 @@ class BaseGame(StockMixin, OperatingMixin):
         """Record a trigger; end at once for ``immediate`` ones (``game_end_check``)."""
         if self.finished:
             return
-        order = ("immediate", "current_round", "current_or", "full_or")
+        order = ("immediate", "current_round", "current_or", "full_or", "one_more_full_or_set")
         for reason, holds in self.end_checks().items():
             if not holds or reason not in self.GAME_END:
                 continue
             timing = self.GAME_END[reason]
             if self.end_trigger is None or order.index(timing) < order.index(self.end_trigger[1]):
                 self.end_trigger = (reason, timing)
+        if self.end_trigger is not None and self.end_trigger[1] == "one_more_full_or_set":
+            # game_end_set_final_turn!: the OR set of the next turn is the last
+            self.__dict__.setdefault("final_turn", self.turn + 1)
         if self.end_trigger is not None and self.end_trigger[1] == "immediate":
             self.end_game(self.end_trigger[0])
 

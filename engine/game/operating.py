@@ -6,7 +6,9 @@ may have ``skip_<s>(op)`` (what happens when there is no choice: a company witho
 earns nothing).  A ``pass`` ends the stage.  ``run_routes`` carries the optimal revenue:
 the engine builds the operator's :class:`~engine.position.Position`, turns it into a
 :class:`routing.Problem` with the title's rules (:func:`engine.replay_routes.fast_problem`)
-and solves it with the numba search; declaring other routes is not supported yet.
+and solves it with the numba search.  A ``run_routes`` may instead declare its routes
+(``routes``, in 18xx.games' form): :meth:`OperatingMixin.check_routes` scores them on the
+same problem and the company earns that (``revenue: 0`` or no routes: nothing).
 
 Facts: tobymao/18xx @111f7f69 (MIT) ``lib/engine/round/operating.rb`` (order fixed at the
 start of the round, closed operators skipped, private revenue at the start,
@@ -19,12 +21,14 @@ same round).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field, replace
 
 import routing
 
 from ..replay_board import FastBoard
-from ..replay_routes import fast_problem
+from ..replay_record import IllegalAction, ReplayError
+from ..replay_routes import declared_routes, fast_problem
 from .shares import POOL
 from .track import extend, legal_lays, reach, tokenable_cities
 
@@ -54,6 +58,28 @@ class _SubBoard(FastBoard):
 
     def placed(self, coord: str):
         return self.parent.placed(coord)
+
+
+class _Runnable:
+    """The board state as :func:`engine.replay_routes.declared_routes` reads it, with
+    ``op``'s trains limited to the runnable ones (the problem's train order)."""
+
+    def __init__(self, state, op: str, trains: list) -> None:
+        self._state, self._op, self._trains = state, op, trains
+
+    def trains_of(self, sym: str) -> list:
+        return list(self._trains) if sym == self._op else self._state.trains_of(sym)
+
+    def __getattr__(self, name: str):
+        return getattr(self._state, name)
+
+
+def _route_train(exc, read, order) -> str:
+    """The train id of the route a :class:`routing.RouteError` names ("route 2 ...")."""
+    m = re.match(r"route (\d+)", str(exc))
+    if m and 0 < int(m.group(1)) <= len(order):
+        return read[order[int(m.group(1)) - 1]].train_id
+    return "?"
 
 
 @dataclass
@@ -307,17 +333,106 @@ class OperatingMixin:
     def skip_route(self, op: str) -> None:
         self.or_turn.revenue = 0
 
+    def check_routes(self, action: dict) -> None:
+        """Validate the declared ``routes`` of a ``run_routes`` and write their revenue
+        into the action (before anything changes).
+
+        ``routes`` are 18xx.games routes (per route ``train``, a train id the operator owns,
+        and ``connections``, optionally ``nodes``), read onto the network by
+        :func:`engine.replay_routes.declared_routes` and scored by :func:`routing.validate`
+        on the same problem :meth:`optimal_run` solves, in the record replayer's order (the
+        Mail Contract goes to the route with most stops, ties to the larger train id).
+        An empty list runs nothing.  ``allow_forbidden_ends: true`` scores routes that
+        break only a route-end restriction of the rulebook that 18xx.games does not apply
+        (1846 West-West, README "Rules where we follow the rulebook") without it, as
+        :mod:`engine.replay` does; each such run is listed in ``self.rule_differences``.
+
+        Raises
+        ------
+        IllegalAction
+            Naming the train and the rule its route breaks.
+        """
+        from ..replay import _desc, _readings  # the record replayer's reading order
+
+        op, routes = action["entity"], action["routes"]
+        where = f"run_routes by {op}"
+        if not isinstance(routes, list) or not all(isinstance(r, dict) for r in routes):
+            raise IllegalAction(f"{where}: 'routes' must be a list of route objects")
+        routes = [r for r in routes if r.get("connections")]
+        trains = self.runnable_trains(op)
+        if not routes or not trains:
+            if routes:
+                raise IllegalAction(f"{where}: {op} has no train that may run now")
+            action["revenue"] = 0
+            self.__dict__["_declared_run"] = (action, 0, [])
+            return
+        runnable = {c.id for c in trains}
+        for r in routes:
+            if str(r.get("train")) not in runnable:
+                owned = ", ".join(sorted(runnable))
+                raise IllegalAction(
+                    f"{where}: train {r.get('train')} may not run now (runnable: {owned})"
+                )
+        position = replace(self.state.position(op), trains=[c.name for c in trains])
+        problem, view = fast_problem(self.title, position, self.route_board(op))
+        try:
+            read = declared_routes(_Runnable(self.state, op, trains), op, view, problem,
+                                   {"routes": routes})  # fmt: skip
+        except (ReplayError, KeyError, ValueError) as exc:
+            raise IllegalAction(f"{where}: {exc}") from None
+        order = sorted(range(len(read)), key=lambda i: (-read[i].stops, _desc(read[i].train_id)))
+        relaxed = None
+        if action.get("allow_forbidden_ends") is True and problem.rules.forbidden_end_pairs:
+            relaxed = routing.Problem(
+                problem.network, problem.trains,
+                replace(problem.rules, forbidden_end_pairs=()), label=problem.label,
+            )  # fmt: skip
+        first = None
+        for prob in (problem, relaxed):
+            if prob is None:
+                continue
+            for choice in _readings(read, order):
+                try:
+                    scored = routing.validate(prob, choice)
+                except routing.RouteError as exc:
+                    first = first or exc
+                    continue
+                if prob is relaxed:
+                    self.rule_differences.append(
+                        (len(self.actions), op, f"{_route_train(first, read, order)}: {first}")
+                    )
+                info = [
+                    {"train": read[i].train_index, "id": read[i].train_id,
+                     "revenue": int(scored.routes[k].revenue),
+                     "stops": len(scored.routes[k].counted)}
+                    for k, i in enumerate(order)
+                ]  # fmt: skip
+                action["revenue"] = int(scored.total)
+                self.__dict__["_declared_run"] = (action, int(scored.total), info)
+                return
+        raise IllegalAction(f"{where}: train {_route_train(first, read, order)}: {first}")
+
+    @property
+    def rule_differences(self) -> list[tuple[int, str, str]]:
+        """(action index, operator, why) of runs scored with ``allow_forbidden_ends``."""
+        return self.__dict__.setdefault("_rule_differences", [])
+
     def operating_run_routes(self, action: dict) -> None:
         op = action["entity"]
-        revenue, solution = self.optimal_run(op)
-        if action.get("revenue") == 0:
-            revenue, solution = 0, None  # the company runs no route
+        declared = self.__dict__.pop("_declared_run", None)
         t = self.or_turn
+        if "routes" in action and declared is not None and declared[0] is action:
+            revenue = declared[1]
+            t.routes = declared[2]
+        else:
+            revenue, solution = self.optimal_run(op)
+            if action.get("revenue") == 0:
+                revenue, solution = 0, None  # the company runs no route
+            t.routes = [
+                {"train": r.train, "revenue": int(r.revenue), "stops": len(r.counted)}
+                for r in (solution.routes if solution is not None else [])
+            ]
         t.revenue = revenue
-        t.routes = [
-            {"train": r.train, "revenue": int(r.revenue), "stops": len(r.counted)}
-            for r in (solution.routes if solution is not None else [])
-        ]
         self.events.append({
             "type": "run", "turn": self.turn, "or": self.round.num, "entity": op,
             "revenue": revenue, "trains": [c.name for c in self.runnable_trains(op)],

@@ -17,9 +17,10 @@ cited per rule in the mixins (never copied):
   operating-round set; 18xx.games stops an unfinished game after turn 100); a player's
   value is cash, shares at the market price and open privates at face value.
 
-Simplifications (docs/TITLE_DATA.md, "1836Jr-30 rules engine"): declared routes are not
-taken (every run is the optimum); the GCB is exchanged only on its owner's stock turn and
+Simplifications (docs/TITLE_DATA.md, "1836Jr-30 rules engine"): the GCB is exchanged
 only once the B has a par price; no private is bought in the stock round (1830: none are).
+Routes: ``run_routes`` takes the optimum, or declared routes
+(:meth:`engine.game.operating.OperatingMixin.check_routes`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,12 @@ from .game_ops import OperatingMixin1830
 from .game_stock import StockMixin1830
 from .game_trains import TrainsMixin1830
 
-__all__ = ["Game1836Jr30", "new_game"]
+__all__ = ["Game1836Jr30", "new_game", "OPTIONS"]
+
+#: Game options (``g_1836_jr30/meta.rb`` ``OPTIONAL_RULES``): ``multiple_brown_from_ipo``
+#: lets a player buy several shares of a corporation in a brown cell from the IPO too, not
+#: only from the market (``game.rb`` ``multiple_buy_only_from_market?``).
+OPTIONS = ("multiple_brown_from_ipo",)
 
 
 class Game1836Jr30(AuctionMixin, StockMixin1830, TrainsMixin1830, OperatingMixin1830, BaseGame):
@@ -52,8 +58,11 @@ class Game1836Jr30(AuctionMixin, StockMixin1830, TrainsMixin1830, OperatingMixin
     # ------------------------------------------------------------------ setup
     def setup(self) -> None:
         data, n = self.data, len(self.seats)
-        if self.options:
-            raise ValueError(f"1836Jr-30 has no optional rules here, got {self.options}")
+        unknown = sorted(set(self.options) - set(OPTIONS))
+        if unknown:
+            raise ValueError(
+                f"1836Jr-30: unknown option {unknown[0]!r} (known: {', '.join(OPTIONS)})"
+            )
         self.ledger = Ledger({BANK: int(data.BANK_CASH)}, {BANK}, keep_history=False)
         for p in self.seats:
             self.ledger.open(p)

@@ -207,8 +207,9 @@ class OperatingMixin1830:
                             "cost": cost,
                         }
                     )
-        if acts:
-            acts.append({"type": "pass", "entity": op, "auto": False})
+        # step/track.rb can_lay_tile?: the step is open at the start of every turn (a lay
+        # left and money for it, not a legal spot): with nothing to lay, a lone pass
+        acts.append({"type": "pass", "entity": op, "auto": False})
         return acts
 
     def _free_lays(self, op: str) -> list[dict]:
@@ -238,7 +239,8 @@ class OperatingMixin1830:
         if not old.paths and len(old.cities) > 1:
             lifted = [s for (h, _c), syms in self.state.tokens.items() if h == hex_ for s in syms]
         self.pay(op, BANK, cost, f"tile {tile} on {hex_}")
-        self.state.lay_tile(hex_, f"{tile}-0", rot)
+        # the physical copy (a record's "57-2"), so later actions can name its cities
+        self.state.lay_tile(hex_, self.tile_id(action), rot)
         self.pending_tokens.extend((sym, hex_) for sym in lifted)
         if ent in self.state.companies:
             self.ability_used.add(ent)
@@ -397,6 +399,10 @@ class OperatingMixin1830:
         info["owner"] = op
         self.note(f"{op} buys {company} from {seller} for {price}")
 
+    def operating_buy_shares(self, action: dict) -> None:
+        """The GCB's exchange during an operating round (``step/exchange.rb``)."""
+        self._exchange(action["entity"], action["shares"][0])
+
     def legal_company(self, op: str) -> list[dict]:
         acts = self.company_purchases(op)
         if acts:
@@ -404,9 +410,8 @@ class OperatingMixin1830:
         return acts
 
     def anytime_actions(self, op: str, stage: str) -> list[dict]:
-        acts = []
-        if stage in ("track", "token"):
-            acts += self._free_lays(op)
+        acts = self._exchanges()  # the GCB's owner, between or during turns
+        acts += self._free_lays(op)  # E-SF: when owning_corp_or_turn (the whole turn)
         if stage != "company":
             acts += self.company_purchases(op)
         return acts

@@ -13,8 +13,8 @@ the first stock round; ``SELL_MOVEMENT = :down_share``: one row down per share s
 ``float_corporation``: 60% sold, the corporation receives ten times its par price;
 shares bought from the IPO cost the par price and pay the bank), ``round/stock.rb``
 ``finish_round`` (a sold-out corporation moves up) and ``step/exchange.rb`` (the GCB is
-exchanged for a B share from the IPO or the market, certificate limit aside; the private
-closes).
+exchanged for a B share from the IPO or the market, certificate limit aside, at any choice
+of a stock or operating round; the private closes).
 """
 
 from __future__ import annotations
@@ -175,9 +175,12 @@ class StockMixin1830:
         sells = self._sales(p)
         if self._must_sell(p) and sells:
             return sells
-        acts = self._buys(p) + self._pars(p) + sells + self._exchanges(p)
-        acts.append({"type": "pass", "entity": p})
-        return acts
+        own = self._buys(p) + self._pars(p) + sells
+        if not own:
+            # buy_sell_par_shares.rb: no valid action, the player passes (a lone pass the
+            # engine takes; the GCB's exchange stays open at the next choice)
+            return [{"type": "pass", "entity": p}]
+        return own + [{"type": "pass", "entity": p}] + self._exchanges()
 
     def _buys(self, p: str) -> list[dict]:
         data = self.round.data
@@ -211,10 +214,12 @@ class StockMixin1830:
         """A second share this turn: brown cell, from the market, nothing else bought
         (``can_buy_multiple?``)."""
         data = self.round.data
+        # option multiple_brown_from_ipo: the IPO too (buy_sell_par_shares.rb
+        # can_buy_multiple?: the market-only checks are off)
+        ipo_ok = "multiple_brown_from_ipo" in self.options
         return (
-            source == POOL
+            (ipo_ok or (source == POOL and not data["bought_ipo"]))
             and self.market.kind(corp) in MULTIPLE_BUY
-            and not data["bought_ipo"]
             and not data["parred"]
             and data["bought_corps"] <= {corp}
         )
@@ -251,12 +256,14 @@ class StockMixin1830:
                     )
         return out
 
-    def _exchanges(self, p: str) -> list[dict]:
-        """The GCB for a B share (restricted here to its owner's stock turn and a B with a
+    def _exchanges(self) -> list[dict]:
+        """The GCB for a B share, by its owner at any choice of a stock or an operating
+        round (``step/exchange.rb``: a non-blocking step of both; here once the B has a
         par price)."""
         out = []
         for company, info in self.state.companies.items():
-            if info["closed"] or info["owner"] != p:
+            p = info["owner"]
+            if info["closed"] or p not in self.seats:
                 continue
             for ab in info["spec"].get("abilities", []) or []:
                 if ab.get("type") != "exchange":

@@ -18,8 +18,10 @@ Facts follow the published 1846 rules as 18xx.games implements them (tobymao/18x
   certificate limit by player count and corporations left (``init_cert_limit``);
 - operating round (``round/operating.rb``, ``operating_round``): minors first, then
   corporations by share price (the very first OR lowest price first); a turn is track and
-  token (two lays, at most one upgrade, $20 minimum per lay, ``TILE_LAYS``,
-  ``upgrade_cost``), route, dividend (payout / half / withhold, ``step/dividend.rb``
+  token (two lays, at most one upgrade, the same hex twice allowed, $20 minimum per lay,
+  ``TILE_LAYS``, ``upgrade_cost``; a border costs once, from either side,
+  ``remove_border_calculate_cost!``; the Chicago and Western Indiana's token is an extra
+  one, ``special_token.rb``), route, dividend (payout / half / withhold, ``step/dividend.rb``
   ``share_price_change``), trains (:mod:`engine.games.g1846.game_trains`) and private
   purchases (phases I-II, $1 to face value, ``CompanyPriceUpToFace``);
 - private abilities (``entities.rb``), events (``event_close_companies!``,
@@ -27,9 +29,9 @@ Facts follow the published 1846 rules as 18xx.games implements them (tobymao/18x
   and game end (``GAME_END_CHECK``: bankruptcy of all but one player at once, a broken bank
   after the OR set, all corporations and privates closed at once).
 
-Not modelled: the 2-player variant, the 1st-edition option, Little Miami's connection
-check (its two lays are allowed on H12/G13 without it), declared routes other than the
-optimum or none.
+Setup, the draft, the options (``first_ed``, ``second_ed_co``) and the 2-player variant
+(option ``two_player``) are in :mod:`engine.games.g1846.game_setup`.  Not modelled: Little
+Miami's connection check (its two lays are allowed on H12/G13 without it).
 """
 
 from __future__ import annotations
@@ -38,11 +40,11 @@ from ...game.base import BANK, BaseGame
 from ...ledger import Ledger
 from ...position import Assignment
 from ...replay_market import Market1846
-from ...replay_titles import lcg_draws
 from . import data as facts
+from .game_setup import OPTIONS, SetupMixin1846
 from .game_trains import TrainsMixin1846
 
-__all__ = ["Game1846"]
+__all__ = ["Game1846", "OPTIONS"]
 
 #: Ability names of assignable privates in positions (engine.games.g1846.rules).
 _ASSIGN_ABILITY = {"MPC": "meat_packing", "SC": "steamboat", "BT": "boomtown"}
@@ -66,11 +68,11 @@ _IC_LAY = next(a for c in facts.CORPORATIONS if c["sym"] == "IC" for a in c["abi
                if a["type"] == "tile_lay")  # fmt: skip
 
 
-class Game1846(TrainsMixin1846, BaseGame):
-    """1846 for 3-5 players (see the module docstring)."""
+class Game1846(SetupMixin1846, TrainsMixin1846, BaseGame):
+    """1846 for 3-5 players, or 2 with option ``two_player`` (see the module docstring)."""
 
     TITLE = "1846"
-    MIN_PLAYERS = 3
+    MIN_PLAYERS = 2  # 2 only with the 2-player variant (check_options)
     MAX_PLAYERS = 5
     HOME_TOKEN_TIMING = "float"
     GAME_END = {"bankrupt": "immediate", "bank": "full_or", "all_closed": "immediate"}
@@ -79,8 +81,7 @@ class Game1846(TrainsMixin1846, BaseGame):
     # ------------------------------------------------------------------ setup
     def setup(self) -> None:
         data, n = facts, len(self.seats)
-        if "first_ed" in self.options or "second_ed_co" in self.options:
-            raise ValueError("1846 optional rules are not supported yet")
+        self.check_options()
         self.ledger = Ledger({BANK: int(data.BANK_CASH[n])}, {BANK}, keep_history=False)
         for p in self.seats:
             self.ledger.open(p)
@@ -96,128 +97,7 @@ class Game1846(TrainsMixin1846, BaseGame):
         self.paid_borders: set[tuple[str, int]] = set()
         self.passes_closed = False
         self.together: tuple[str, str] | None = None  # (company, hex) of a half-done pair lay
-        draws = lcg_draws(self.seed)
-        real = [c["sym"] for c in data.COMPANIES]
-        deck = real + [f"Pass ({i + 1})" for i in range(n)]
-        keys = [next(draws) for _ in deck]
-        deck = [deck[i] for i in sorted(range(len(deck)), key=lambda i: keys[i])]
-        removed = []
-        base = 5 - n
-        for group in (data.ORANGE_GROUP, data.BLUE_GROUP):
-            removed += self._draw(list(group), base + 1, draws)
-        for sym in removed:
-            self.state.companies[sym]["closed"] = True
-        corps_out = self._draw(list(data.GREEN_GROUP), base, draws)
-        for sym in corps_out:
-            self.state.operator(sym).removed = True
-            self.state.place_home(sym)
-        for ent in (*data.CORPORATIONS, *data.COMPANIES):
-            if ent["sym"] in corps_out:
-                continue
-            for ab in ent.get("abilities", []) or []:
-                if ab.get("type") == "reservation":
-                    key = (ab["hex"], int(ab.get("city", 0)))
-                    self.state.reservations.setdefault(key, []).append(ent["sym"])
-                    self.ability_reservations.append((key, ent["sym"]))
-        for minor in data.MINORS:
-            card = self.state.trains[self.state.depot.pop(0)]
-            card.owner = minor["sym"]
-            self.state.place_home(minor["sym"])
-        self.removed_companies, self.removed_corporations = removed, corps_out
-        self.draft_deck = [c for c in deck if c not in removed]
-        # the draft's reshuffles continue the same sequence (draft_distribution.rb)
-        self._draft_rand = draws
-        self.note(f"privates removed: {', '.join(removed)}; corporations removed: "
-                  f"{', '.join(corps_out) or 'none'}")  # fmt: skip
-        self.start_draft()
-
-    @staticmethod
-    def _draw(group: list[str], count: int, draws) -> list[str]:
-        """``group.sort_by { rand }.take(count)`` with the game's generator."""
-        keys = [next(draws) for _ in group]
-        order = sorted(range(len(group)), key=lambda i: keys[i])
-        return [group[i] for i in order[:count]]
-
-    # ------------------------------------------------------------------ draft
-    def start_draft(self) -> None:
-        self.round = type(self.round)("draft", list(reversed(self.players)), 0, 1, {
-            "choices": {}, "extra_discount": {}, "draws": None,
-        })  # fmt: skip
-        self.note("-- private draft --")
-
-    def _min_bid(self, sym: str) -> int:
-        spec = self.state.companies[sym]["spec"]
-        extra = self.round.data["extra_discount"].get(sym, 0)
-        return int(spec["value"]) - int(spec.get("discount", 0)) - extra
-
-    def _draft_size(self) -> int:
-        return len(self.seats) + 2
-
-    def _only_one(self) -> bool:
-        deck = self.draft_deck
-        return len(deck) == 1 and not deck[0].startswith("Pass")
-
-    def other_round_finished(self) -> bool:
-        deck = self.draft_deck
-        avail = deck[: self._draft_size()]
-        return not deck or (
-            len(deck) < self._draft_size() and all(c.startswith("Pass") for c in avail)
-        )
-
-    def legal_other_round(self) -> list[dict]:
-        p = self.round.current
-        avail = self.draft_deck[: self._draft_size()]
-        acts = [{"type": "bid", "entity": p, "company": c, "price": 0 if c.startswith("Pass")
-                 else self._min_bid(c)} for c in avail]  # fmt: skip
-        if self._only_one():
-            acts.append({"type": "pass", "entity": p})
-        return acts
-
-    def draft_bid(self, action: dict) -> None:
-        self._choose(action["entity"], action["company"])
-        r = self.round
-        r.index = (r.index + 1) % len(r.entities)
-
-    def _choose(self, player: str, company: str) -> None:
-        r = self.round
-        r.data["choices"].setdefault(player, []).append(company)
-        if self._only_one():
-            self.draft_deck = []
-        else:
-            avail = self.draft_deck[: self._draft_size()]
-            rest = self.draft_deck[len(avail) :]
-            keys = [next(self._draft_rand) for _ in avail]
-            back = [avail[i] for i in sorted(range(len(avail)), key=lambda i: keys[i])]
-            back.remove(company)
-            self.draft_deck = rest + back
-        self.note(f"{player} chooses a card")
-
-    def draft_pass(self, action: dict) -> None:
-        r = self.round
-        company = self.draft_deck[0]
-        extra = r.data["extra_discount"]
-        extra[company] = extra.get(company, 0) + 10
-        r.index = (r.index + 1) % len(r.entities)
-        spec = self.state.companies[company]["spec"]
-        if self._min_bid(company) == -int(spec.get("discount", 0)):
-            self._choose(r.current, company)
-
-    def end_other_round(self) -> None:
-        """Pay for the drafted privates; minors float (``action_finalized``)."""
-        minors = {m["sym"]: m for m in facts.MINORS}
-        for player, cards in self.round.data["choices"].items():
-            for c in cards:
-                if c.startswith("Pass"):
-                    continue
-                price = self._min_bid(c)
-                self.state.companies[c]["owner"] = player
-                self.pay(player, BANK, price, f"draft {c}")
-                self.note(f"{player} buys {c} for {price}")
-                if c in minors:
-                    self.state.operator(c).floated = True
-                    self.pay(BANK, c, int(minors[c]["cash"]), f"{c} treasury")
-        self.draft_deck = []
-        self.start_stock_round()
+        self.setup_removals_and_draft()
 
     # ------------------------------------------------------------------ stock hooks
     def par_prices(self) -> list[int]:
@@ -284,6 +164,8 @@ class Game1846(TrainsMixin1846, BaseGame):
             and all(info["closed"] for info in self.state.companies.values())
             and self.passes_closed
         )
+        if self.two_player:  # game_end_check_final_train?: the depot is empty
+            checks["final_train"] = not self.state.depot_trains()
         return checks
 
     def after_action(self, action: dict) -> None:
@@ -335,8 +217,8 @@ class Game1846(TrainsMixin1846, BaseGame):
 
     def turn_started(self, op: str) -> None:
         self.or_turn.flags.update(emergency_issued=False, issued=False, sold=set())
-        if self.receivership(op):
-            self._receivership_turn(op)
+        # a corporation in receivership: no track, its trains run (a player declares the
+        # run, route.rb help), it withholds, buys a train if it has none (skip_train)
 
     # ------------------------------------------------------------------ pending choices
     def pending_actions(self) -> list[dict] | None:
@@ -360,7 +242,10 @@ class Game1846(TrainsMixin1846, BaseGame):
                 if self.assigned_corp.get("SC") != op:
                     acts.append({"type": "assign", "entity": "SC", "target": op,
                                  "target_type": "corporation"})  # fmt: skip
-        if "hex" in self.sc_pending and (self.assigned_corp.get("SC") or "corp" in self.sc_pending):
+        # assign.rb steamboat_assignable_to_hex?: assigned to a live operator, or one to
+        # assign it to (no operator at all in the 2-player draft's operating rounds)
+        if "hex" in self.sc_pending and (self.assigned_corp.get("SC") in self._assignable_ops()
+                                         or acts):  # fmt: skip
             for hex_ in _ASSIGN_HEXES["SC"]:
                 if self.assigned_hex.get("SC") != hex_:
                     acts.append({"type": "assign", "entity": "SC", "target": hex_,
@@ -402,10 +287,11 @@ class Game1846(TrainsMixin1846, BaseGame):
         cash = self.cash(op)
         if len(t.lays) < 2:
             upgraded = any(up for _, up in t.lays)
-            laid = {h for h, _ in t.lays}
             blocked = self._blocked_hexes()
             for hex_, opt in self.lay_options(op):
-                if hex_ in laid or hex_ in blocked or (opt.upgrade and upgraded):
+                # the same hex twice (yellow, then its upgrade) is allowed: 1846's
+                # TILE_LAYS do not set cannot_reuse_same_hex (step/tracker.rb)
+                if hex_ in blocked or (opt.upgrade and upgraded):
                     continue
                 cost = self.lay_cost(op, hex_, opt.tile, opt.rotation)
                 if cost <= cash:
@@ -482,6 +368,8 @@ class Game1846(TrainsMixin1846, BaseGame):
             nb = board.neighbours(hex_).get(b.edge)
             if nb is None or (b.edge + 3) % 6 not in board.placed(nb).exits:
                 continue
+            if (nb, (b.edge + 3) % 6) in self.paid_borders:
+                continue  # paid from the other side (the neighbour's border went with it)
             border += b.cost - (min(20, b.cost) if tbc and b.type == "mountain" else 0)
         if free:
             return 0
@@ -500,14 +388,16 @@ class Game1846(TrainsMixin1846, BaseGame):
             if b.edge in exits:
                 nb = board.neighbours(hex_).get(b.edge)
                 if nb is not None and (b.edge + 3) % 6 in board.placed(nb).exits:
+                    # tracker.rb remove_border_calculate_cost!: the border goes on both sides
                     self.paid_borders.add((hex_, b.edge))
+                    self.paid_borders.add((nb, (b.edge + 3) % 6))
 
     def _token_choices(self, op: str) -> list[tuple[str, int, int]]:
         """(hex, city, price): reachable cities at the next token's price, plus the
         corporation's own token abilities (PRR E11, B&O H12 also by teleport)."""
         spec = self.entity_spec(op)
         prices = spec.get("tokens", [])
-        used = len(prices) + self.token_adjust.get(op, 0) - self.tokens_left(op)
+        used = len(prices) - self.tokens_left(op)  # the charter's tokens placed so far
         normal = int(prices[min(used, len(prices) - 1)]) if prices else 0
         reachable = set(self.token_options(op))
         out = {(h, c): normal for h, c in reachable}
@@ -536,6 +426,7 @@ class Game1846(TrainsMixin1846, BaseGame):
         self._pay_borders(hex_, tile, rot)
         self.pay(ent, BANK, cost, f"tile {tile} on {hex_}")
         self.state.lay_tile(hex_, self.tile_id(action), rot)
+        self.place_second_token(hex_)
         t.lays.append((hex_, upgrade))
         self.note(f"{ent} lays {tile} on {hex_} (rotation {rot}) for {cost}")
 
@@ -545,6 +436,8 @@ class Game1846(TrainsMixin1846, BaseGame):
             corp = self.state.companies["C&WI"]["owner"]
             self.state.place_token(hex_, city, corp)
             self.ability_uses["C&WI"] = 1
+            # special_token.rb available_tokens: a new token, not one of the charter's
+            self.token_adjust[corp] = self.token_adjust.get(corp, 0) + 1
             self.note(f"{corp} places the C&WI token in {hex_}")
             return
         price = int(action["cost"])
@@ -624,6 +517,7 @@ class Game1846(TrainsMixin1846, BaseGame):
         self._pay_borders(hex_, tile, rot)
         self.pay(op, BANK, cost, f"{company} tile on {hex_}")
         self.state.lay_tile(hex_, self.tile_id(action), rot)
+        self.place_second_token(hex_)
         self.ability_uses[company] = self.ability_uses.get(company, 0) + 1
         left = int(ab.get("count", 1)) - self.ability_uses[company]
         self.together = (company, hex_) if ab.get("must_lay_together") and left > 0 else None
@@ -646,7 +540,12 @@ class Game1846(TrainsMixin1846, BaseGame):
     def skip_dividend(self, op: str) -> None:
         minor = self.state.operators[op].kind == "minor"
         kind = "payout" if minor and self.or_turn.revenue else "withhold"
+        bare = self.receivership(op) and not self.state.trains_of(op)
         self._dividend(op, kind)
+        if bare and not self.state.operators[op].closed and self.market.price(op):
+            # g_1846 step/dividend.rb skip!: in receivership without a train, one more left
+            self.market.left(op)
+            self.close_at_zero()
 
     def operating_dividend(self, action: dict) -> None:
         self._dividend(action["entity"], action["kind"])

@@ -13,10 +13,13 @@ Facts from tobymao/18xx @111f7f69 (MIT), cited per rule:
   afford; trains from other corporations cost $1 up to the buyer's cash, but not in an
   emergency once shares were sold or issued (``EBUY_FROM_OTHERS = :never``);
 - ``g_1846/step/bankrupt.rb``: the corporation issues what it can, the president sells what
-  he may, dumps the rest (presidencies pass on or the corporation enters receivership),
-  his privates and minors close and his cash goes to the corporation;
-- ``g_1846/round/operating.rb``: a corporation in receivership runs, withholds and buys the
-  cheapest train when it has none and can pay;
+  he may, sells the rest at the price without moving it (presidencies pass on or the
+  corporation enters receivership), his privates and minors close and his cash goes to the
+  corporation;
+- ``g_1846/round/operating.rb``, ``step/route.rb``, ``g_1846/step/dividend.rb``: a
+  corporation in receivership lays no track; its run is a ``run_routes`` action (18xx.games
+  has a player enter it), then it withholds; without a train its price drops a second
+  space (``Dividend#skip!``) and it buys the cheapest train when it can pay;
 - ``game.rb`` ``issuable_shares``/``redeemable_shares`` (issue one space left, redeem one
   space right, at most player shares minus pool shares issued), ``step/issue_shares.rb``
   (once per turn, until the dividend);
@@ -149,8 +152,11 @@ class TrainsMixin1846:
 
     # ------------------------------------------------------------------ privates
     def company_purchases(self, op: str) -> list[dict]:
-        """Privates ``op`` may buy from players now ($1 to face value)."""
+        """Privates ``op`` may buy from players now ($1 to face value; not in
+        receivership, ``receivership_skip.rb``)."""
         if "can_buy_companies" not in self.state.phase.get("status", []):
+            return []
+        if self.receivership(op):
             return []
         cash = self.cash(op)
         if cash < 1:
@@ -246,9 +252,12 @@ class TrainsMixin1846:
                         acts.append({"type": "buy_train", "entity": op, "train": card.id,
                                      "variant": name, "price": price})  # fmt: skip
             if cash > 0 and flags.get("last_issued") is None and not flags.get("last_sold"):
+                depot_empty = self.two_player and not self.state.depot_trains()
                 for other in self.live_corporations():
                     if other == op or self.receivership(other):
                         continue
+                    if depot_empty and len(self.state.trains_of(other)) == 1:
+                        continue  # 2 players, empty depot: not another's only train
                     for card in self.state.trains_of(other):
                         acts.append({"type": "buy_train", "entity": op, "train": card.id,
                                      "variant": card.name, "price": cash, "min_price": 1,
@@ -392,7 +401,11 @@ class TrainsMixin1846:
             if sizes:
                 self.sell_shares(pres, corp, max(sizes), close=False)
         for corp in self.live_corporations():
-            if self.shares.percent(corp, pres):
+            held = self.shares.percent(corp, pres)
+            if held:
+                # bankrupt.rb: the rest is sold too (share_pool.sell_shares: paid at the
+                # price, no price change, 50% and presidency aside)
+                self.pay(BANK, pres, held // 10 * self.share_price(corp), f"{pres} dumps {corp}")
                 self.shares.dump(pres, corp)
                 if self.shares.president(corp) is None:
                     self.note(f"{corp} enters receivership")
@@ -413,19 +426,12 @@ class TrainsMixin1846:
             self.or_turn.index = len(self.or_turn.stages)
 
     # ------------------------------------------------------------------ receivership
-    def _receivership_turn(self, op: str) -> None:
-        """Run, withhold, buy the cheapest train if none (``round/operating.rb``)."""
-        t = self.or_turn
-        revenue, _solution = self.optimal_run(op)
-        t.revenue = revenue
-        if revenue:
-            self.events.append({"type": "run", "turn": self.turn, "or": self.round.num,
-                                "entity": op, "revenue": revenue,
-                                "trains": [c.name for c in self.runnable_trains(op)]})  # fmt: skip
-        self._dividend(op, "withhold")
-        if not self.state.operators[op].closed:
+    def skip_train(self, op: str) -> None:
+        """``BuyTrain#skip!``: a corporation in receivership without a train buys the
+        cheapest depot train when it can pay (``round/operating.rb``
+        ``receivership_train_buy``)."""
+        if self.receivership(op) and not self.state.operators[op].closed:
             self._receivership_train(op)
-        t.index = len(t.stages)
 
     def _receivership_train(self, op: str) -> None:
         if self.state.trains_of(op):
