@@ -51,14 +51,14 @@ def load(path: Path) -> dict:
 
 
 def rows_of(data: dict) -> list[dict]:
-    """One row per checked benchmark: suite, tool, case facts, median, max."""
+    """One row per checked benchmark: suite, tool, case facts, median, max, min."""
     out = []
     for b in data["benchmarks"]:
         info = b.get("extra_info") or {}
         if not info.get("agree"):
             continue
         out.append({**info, "median": b["stats"]["median"], "max": b["stats"]["max"],
-                    "rounds": b["stats"]["rounds"]})  # fmt: skip
+                    "min": b["stats"]["min"], "rounds": b["stats"]["rounds"]})  # fmt: skip
     return out
 
 
@@ -147,25 +147,30 @@ def machine_line(data: dict, rows: list[dict]) -> str:
 
 
 def render(data: dict) -> str:
+    from benchmarks.report_engine import engine_sections
+
     rows = rows_of(data)
-    out = ["**Real positions** (warm numba search; CP-SAT with one worker; routes-18xx 0.9.2 "
-           "with its process pool; median of each tool's per-position median):", ""]  # fmt: skip
-    out += positions_table(rows)
+    out = []
+    pos = positions_table(rows)
+    if len(pos) > 2:  # more than the header: some position was timed
+        out += ["**Real positions** (warm numba search; CP-SAT with one worker; routes-18xx "
+                "0.9.2 with its process pool; median of each tool's per-position median):",
+                ""]  # fmt: skip
+        out += pos
     syn = synthetic_table(rows)
-    if syn:
+    if len(syn) > 2:  # more than the header
         out += ["", "**Synthetic boards** (12 × 10 hexes, `routing.synthetic`, density 0.6):", ""]
         out += syn
     comp = compile_table(rows)
     if comp:
         out += ["", "**Compilation** (numba kernels are cached on disk after the first run):", ""]
         out += comp
-    out += [
-        "",
-        "Ratios are medians over the cases where the peer ran (routes-18xx: corporations "
-        "on 1846 boards; the oracle: boards it finishes in seconds).",
-        "",
-        machine_line(data, rows),
-    ]
+    if len(pos) > 2:
+        out += ["", "Ratios are medians over the cases where the peer ran (routes-18xx: "
+                "corporations on 1846 boards; the oracle: boards it finishes in seconds)."
+                ]  # fmt: skip
+    out += engine_sections(rows)  # replay, problem build, batch, bot games, invariants
+    out += ["", machine_line(data, rows)]
     return "\n".join(out) + "\n"
 
 

@@ -1,0 +1,308 @@
+"""(f) Replaying records, building problems, and batch throughput.
+
+* ``replay: <title>``: :func:`engine.replay.replay`, strict, of every record of one title in
+  ``tests/data/records/`` (what ``eighteen replay`` and :mod:`engine.batch` run).  Tool
+  ``solve`` solves every position; its baseline ``validate`` replays the same records and
+  scores the declared routes without solving, so the two medians show the solving share.
+* ``problem build: <title>``: the problems of the corpus positions of one title, built by
+  :func:`engine.title.build_problem` (``build_problem``: the map rebuilt from the title data
+  and the position checked, as ``eighteen solve`` and the batch do; ``build_problem-nocheck``:
+  unchecked, as :mod:`engine.analysis` does) and by the replay's and the game engine's fast
+  path :func:`engine.replay_routes.fast_problem` on a board that already carries the tiles
+  (``fast_problem``; the board is built once, untimed).  The game engine also cuts the board
+  to the company's reach first (``route_board``); that cut is not timed here.
+* ``batch: <n> corpus positions``: :func:`engine.batch.run_batch` over the corpus
+  (``benchmarks/positions/``), in this process (``synchronous``), on a running, warmed local
+  Dask cluster (``dask-<k>-workers``) and with the cluster it starts itself
+  (``dask-new-cluster``, start-up included; full run only).  ``batch: Dask start-up`` times
+  that start-up alone: a :class:`~dask.distributed.LocalCluster` as :mod:`engine.batch`
+  starts it, a client, and every worker warmed (engine imported, one position of each
+  title solved).
+
+Checking answers: every replay obeys the checks of ``tests/test_replay.py`` (declared routes
+validate and score the revenue the record stores, documented rule differences aside; the
+optimum is proven and at least the declared revenue); both problem builders give the same
+network and the numba optimum of the reference solve; every batch row carries the numba
+optimum of its position (solved before timing) and no error.
+
+Default: one record of each title, the default corpus subset; ``EIGHTEEN_BENCH_FULL=1``:
+every record and every corpus position, several rounds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import os
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from benchmarks.common import (
+    FULL,
+    corpus_cases,
+    extra,
+    problem_of,
+    rounds_for,
+    solve_numba,
+    timed,
+)
+from engine.batch import Item, analyse_chunk, run_batch
+from engine.games import get_title
+from engine.position import load_position
+from engine.replay import replay
+from engine.replay_record import load_record
+from engine.replay_routes import fast_problem
+from engine.title import build_problem, route_view
+from tests.test_replay import RULE_DIFFERENCES
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "tests" / "data" / "records"
+#: Plain run: one quick record of each title (11-49 positions, 160-460 actions each).
+DEFAULT_RECORDS = (
+    "1836Jr30/2851.json",
+    "1836jr56/hotseat003.json",
+    "1846/19962.json",
+    "18462pVariant/16904.json",
+)
+#: Replayed untimed first: loads the numba kernels and the 1846 tables.
+WARMUP_RECORD = RECORDS / "1846" / "hs_sudambau_1600037415.json"
+WORKERS = os.cpu_count() or 1
+
+
+def _record_groups() -> dict[str, list[Path]]:
+    """Records by their recorded title, in a stable order."""
+    groups: dict[str, list[Path]] = defaultdict(list)
+    for path in sorted(RECORDS.glob("*/*.json")):
+        rel = f"{path.parent.name}/{path.name}"
+        if FULL or rel in DEFAULT_RECORDS:
+            groups[load_record(path).title].append(path)
+    return dict(sorted(groups.items()))
+
+
+RECORD_GROUPS = _record_groups()
+CASES = corpus_cases()
+BUILD_GROUPS: dict[str, list] = defaultdict(list)
+for _entry in CASES:
+    BUILD_GROUPS[_entry.title].append(_entry)
+
+
+# ----------------------------------------------------------------------------------- replay
+@pytest.fixture(scope="module")
+def warm_replay():
+    replay(WARMUP_RECORD, solve=True)
+
+
+def _check_replay(reports, solve: bool) -> int:
+    """Apply tests/test_replay.py's checks; return the number of turns checked."""
+    turns = 0
+    for report in reports:
+        assert not [n for n in report.notes if "not replayed" in n or "resynchronised" in n]
+        for turn in report.turns:
+            where = f"{report.record} action {turn.action_id} ({turn.company})"
+            turns += 1
+            if solve:
+                assert turn.optimum is not None and turn.optimal, where
+            else:
+                assert turn.optimum is None, where
+            if (report.record, turn.action_id) in RULE_DIFFERENCES:
+                text, _why = RULE_DIFFERENCES[(report.record, turn.action_id)]
+                assert turn.scored is None and text in (turn.error or ""), where
+                assert turn.declared is None or turn.relaxed == turn.declared, where
+                continue
+            assert turn.error is None and turn.scored is not None, f"{where}: {turn.error}"
+            assert turn.matches, f"{where}: {turn.scored_routes} != {turn.declared_routes}"
+            if solve:
+                assert turn.optimum >= turn.reference, where
+    return turns
+
+
+def _replay_all(paths: list[Path], solve: bool) -> list:
+    return [replay(p, solve=solve, strict=True) for p in paths]
+
+
+@pytest.mark.parametrize("solve", [True, False], ids=["solve", "validate"])
+@pytest.mark.parametrize("title", list(RECORD_GROUPS))
+def test_replay(benchmark, warm_replay, title, solve):
+    benchmark.group = f"replay: {title}"
+    paths = RECORD_GROUPS[title]
+    # the solving share is a fraction of a replay: 10 rounds, so that the load of the shared
+    # machine does not hide it (1846: about 2 x 10 x 4 s)
+    reports = benchmark.pedantic(
+        _replay_all, args=(paths, solve), rounds=10 if FULL else 1, iterations=1
+    )
+    turns = _check_replay(reports, solve)
+    extra(benchmark, suite="replay", tool="solve" if solve else "validate", title=title,
+          records=len(paths), positions=turns, actions=sum(r.actions for r in reports),
+          agree=True)  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- problem build
+@pytest.fixture(scope="module")
+def build_inputs():
+    """title -> [(entry, position, board)]: positions loaded and boards built, untimed."""
+    out = {}
+    for title, entries in BUILD_GROUPS.items():
+        rows = []
+        for e in entries:
+            position = load_position(e.path)
+            rows.append((e, position, route_view(position, check=False).board))
+        out[title] = rows
+    return out
+
+
+def _build(rows, tool: str) -> list:
+    if tool == "fast_problem":
+        return [fast_problem(get_title(p.title), p, board)[0] for _e, p, board in rows]
+    check = tool == "build_problem"
+    return [build_problem(p, check=check)[0] for _e, p, _board in rows]
+
+
+@pytest.mark.parametrize("tool", ["build_problem", "build_problem-nocheck", "fast_problem"])
+@pytest.mark.parametrize("title", list(BUILD_GROUPS))
+def test_problem_build(benchmark, build_inputs, title, tool):
+    benchmark.group = f"problem build: {title}"
+    rows = build_inputs[title]
+    _, seconds = timed(_build, rows, tool)  # warm-up (title modules, caches)
+    problems = benchmark.pedantic(
+        _build, args=(rows, tool), rounds=rounds_for(seconds), iterations=1
+    )
+    for (entry, _p, _b), problem in zip(rows, problems, strict=True):
+        ref = problem_of(entry.file)  # build_problem's problem, cached
+        assert problem.network.node_names == ref.network.node_names, entry.name
+        assert problem.network.n_segments == ref.network.n_segments, entry.name
+        assert len(problem.trains) == len(ref.trains), entry.name
+        got, want = solve_numba(problem), solve_numba(ref)
+        assert got.optimal and want.optimal and got.total == want.total, entry.name
+    extra(benchmark, suite="build", tool=tool, title=title, positions=len(rows), agree=True)
+
+
+# ------------------------------------------------------------------------------------ batch
+BATCH_FILES = [str(e.path) for e in CASES]
+BATCH_GROUP = f"batch: {len(BATCH_FILES)} corpus positions"
+#: One position of each title: what a worker solves to warm up.
+WARM_FILES = [str(rows[0].path) for rows in BUILD_GROUPS.values()]
+
+
+@pytest.fixture(scope="module")
+def batch_reference() -> dict[str, int]:
+    """file -> numba optimum, solved here before any timing."""
+    out = {}
+    for e in CASES:
+        sol = solve_numba(problem_of(e.file))
+        assert sol.optimal, e.name
+        out[os.path.normpath(str(e.path))] = int(sol.total)
+    return out
+
+
+def _check_batch(result, reference: dict[str, int]) -> None:
+    assert not result.failures, result.failures[:3]
+    got = {r["file"]: (r["optimum"], r["optimal"]) for r in result.rows}
+    assert len(result.rows) == len(reference)
+    assert got == {f: (total, True) for f, total in reference.items()}
+
+
+def _cluster():
+    """A local cluster as :func:`engine.batch.run_batch` starts one (engine/batch.py
+    ``_run_dask``), and its client."""
+    from dask.distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True,
+                           dashboard_address=None, silence_logs=logging.ERROR)  # fmt: skip
+    return cluster, Client(cluster)
+
+
+def _warm(client) -> None:
+    items = [Item(key=f, file=f) for f in WARM_FILES]
+    for rows in client.run(analyse_chunk, items).values():
+        assert all(r[0]["error"] is None for r in rows), rows
+
+
+def _close(started: list) -> None:
+    while started:
+        cluster, client = started.pop()
+        with contextlib.suppress(Exception):
+            client.close()
+        with contextlib.suppress(Exception):
+            cluster.close()
+
+
+#: A started, warmed (cluster, client) that test_dask_startup leaves for the warm batch run,
+#: so that a plain run starts one cluster less (about 3 s); closed at the end of the module.
+_SPARE: list = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_spare():
+    yield
+    _close(_SPARE)
+
+
+@pytest.fixture(scope="module")
+def warm_cluster():
+    if not _SPARE:
+        cluster, client = _cluster()
+        _SPARE.append((cluster, client))
+        _warm(client)
+    return _SPARE[0][0]
+
+
+def test_dask_startup(benchmark):
+    benchmark.group = "batch: Dask start-up"
+    started: list = []
+    split: dict[str, float] = {}
+
+    def start() -> None:
+        t0 = time.perf_counter()
+        cluster, client = _cluster()
+        started.append((cluster, client))
+        split["cluster"] = time.perf_counter() - t0
+        _warm(client)  # raises on a failed warm-up solve: the start-up is checked
+        split["warm-up"] = time.perf_counter() - t0 - split["cluster"]
+
+    try:
+        # a timed round is closed by the teardown; the plain run's one (untimed) is kept
+        benchmark.pedantic(start, rounds=3 if FULL else 1, iterations=1,
+                           teardown=lambda: _close(started))  # fmt: skip
+        if started and not _SPARE:
+            _SPARE.append(started.pop())
+    finally:
+        _close(started)
+    extra(benchmark, suite="batch", tool="dask-startup", workers=WORKERS,
+          cluster_seconds=round(split["cluster"], 3), warmup_seconds=round(split["warm-up"], 3),
+          agree=True)  # fmt: skip
+
+
+def _runner(tmp_path: Path, **kwargs):
+    """run_batch into a fresh output each round (a reused one would resume its journal)."""
+    count = itertools.count()
+
+    def setup():
+        return (BATCH_FILES, tmp_path / f"run{next(count)}" / "out.csv"), kwargs
+
+    return setup
+
+
+@pytest.mark.parametrize("mode", ["synchronous", "dask-warm", "dask-new-cluster"])
+def test_batch_throughput(benchmark, batch_reference, tmp_path, request, mode):
+    if mode == "dask-new-cluster" and not FULL:
+        # start-up + a warm run, both timed above; about 6 s more (tests/test_batch.py runs
+        # this path)
+        pytest.skip("full run only: the start-up and the warm run are timed on their own")
+    benchmark.group = BATCH_GROUP
+    tool, rounds = mode, 3 if mode == "dask-new-cluster" else 5
+    if mode == "synchronous":
+        kwargs = {"scheduler": "synchronous"}
+    elif mode == "dask-warm":
+        kwargs = {"scheduler": request.getfixturevalue("warm_cluster").scheduler_address}
+        tool = f"dask-{WORKERS}-workers"
+    else:
+        kwargs = {"workers": WORKERS}
+    result = benchmark.pedantic(run_batch, setup=_runner(tmp_path, **kwargs),
+                                rounds=rounds if FULL else 1, iterations=1)  # fmt: skip
+    _check_batch(result, batch_reference)
+    extra(benchmark, suite="batch", tool=tool, positions=len(BATCH_FILES), workers=WORKERS,
+          agree=True)  # fmt: skip
