@@ -46,6 +46,7 @@ GAMES["1842"] = "engine.games.g1842.game:Game1842"
 GAMES["1836Jr30"] = "engine.games.g1836jr30.game:Game1836Jr30"
 GAMES["1862"] = "engine.games.g1862.game:Game1862"
 GAMES["1812"] = "engine.games.g1812.game:Game1812"
+GAMES["1836Jr56"] = "engine.games.g1836jr56.game:Game1836Jr56"
 
 
 def game_class(title: str) -> type[BaseGame]:

@@ -200,6 +200,8 @@ def _all_options(state, hex_: str, placed) -> tuple[LayOption, ...]:
         cur_tile = placed.tile
         # an exit must lead onto the map (board.exit_problems), checked first
         valid = {e for e in range(6) if board.linked_neighbour(hex_, e) is not None}
+        # a future label is printed on the hex (1836Jr-56 H6/I3/E5), not on the laid tile
+        relabel = cur_tile.future_label or board.check_hex(hex_).printed.future_label
         for name, (tile, _count) in board.manifest.items():
             if tile.color != want:
                 continue
@@ -211,7 +213,7 @@ def _all_options(state, hex_: str, placed) -> tuple[LayOption, ...]:
                 continue
             if cur_tile.cities and not tile.cities:
                 continue
-            if cur_tile.label != tile.label and not cur_tile.future_label:
+            if cur_tile.label != tile.label and not relabel:
                 continue
             for rot in range(6):
                 new_exits = set(tile.exits(rot))

@@ -1,0 +1,294 @@
+"""The 1836Jr-56 national (the MESS, 1856's CGR): loans called in, mergers, formation.
+
+Facts from tobymao/18xx @111f7f69 (MIT) ``g_1856/game.rb`` (``event_nationalization!``,
+``corporations_repay_loans``, ``nationalizable_corporations``, ``merge_major``,
+``nationalization_president_payoff``, ``post_corp_nationalization``,
+``calculate_national_price``, ``national_share_swap``, ``national_token_swap``,
+``national_bought_permanent``), ``g_1856/step/nationalization_payoff.rb`` and
+``g_1856/step/discard_train.rb``; ``g_1836_jr56/game.rb`` names the national (``MESS``):
+
+- the first 6-train calls the loans in: every started corporation repays what its treasury
+  can (100 a loan); each one still owing, in seat order from the president of the 6-train's
+  buyer (then operating order), is merged into the national, or its president pays the rest
+  out of his own cash (he may not sell shares for it, so only when he has it);
+- a merged corporation hands the national its trains and cash, its loans are cancelled, its
+  station tokens come off the map; the national forms once every decision is made (if nothing
+  merged it never forms);
+- its price: the merged corporations' prices at merging (the lowest dropped when more than
+  two), averaged, times 0.2 rounded down, times 5; 100 below 105, 110 up to 115, else the
+  nearest multiple of 25; its token goes on that price in the market's top row;
+- the share exchange: in seat order from the trigger, each player gets one national share
+  per 20% he held of the merged corporations (odd 10% to the market, whose holdings become one
+  share per 20%), 20 shares at most; with more than 10 shares handed out the national has
+  twenty 5% shares (president's certificate 10%), else ten 10% shares; the player with the
+  most (first in that order on a tie) becomes president;
+- the tokens: the merged corporations' homes first, then their other tokens, become national
+  tokens, at most one per hex and ten in all; the national has ten tokens and buys more
+  placements at 100;
+- it operates straight after the current corporation when none of the merged ones has run
+  in this round, else from the next round; it may first discard trains that rust and must
+  come down to three trains, its limit from then on (the phase's two plus one);
+- until it owns a permanent train it withholds, its price does not move and it may borrow a
+  train when it has none; its price never reaches a closing cell; loans end and no interest
+  is due from its formation on.
+
+Simplifications (docs/TITLE_DATA.md): which duplicate or surplus national token is dropped is
+not the national president's choice (homes, then the merged corporations' order, are kept);
+a "false" president (the most shares awarded is one) receives the whole president's
+certificate and pays the bank the price of the second share at once, instead of buying it
+as his first action of the next stock round.
+"""
+
+from __future__ import annotations
+
+from ...game.base import BANK
+from ...game.shares import POOL
+from ..g1836jr30.game_stock import HOLDING_LIMIT
+
+__all__ = ["NationalMixin56"]
+
+#: Share units the national hands out at most (``max_national_shares``).
+MAX_NATIONAL_SHARES = 20
+#: Station tokens of the national (``national_token_limit``).
+NATIONAL_TOKENS = 10
+
+
+class NationalMixin56:
+    """The national of :class:`~engine.games.g1836jr56.game.Game1836Jr56`."""
+
+    # ------------------------------------------------------------------ the event
+    def start_nationalization(self, card) -> None:
+        buyer = card.owner
+        self.nat_trigger = self.shares.president(buyer) if buyer in self.shares.by_corp else None
+        value = int(self.data.LOAN_VALUE)
+        for corp in self.live_corporations():
+            if corp == self.NATIONAL or corp not in self.started or not self.loans[corp]:
+                continue
+            repaid = min(self.loans[corp], self.cash(corp) // value)
+            if repaid:
+                self.pay(corp, BANK, repaid * value, f"{corp} repays loans")
+                self.loans[corp] -= repaid
+                self.note(f"{corp} repays {repaid} loans")
+        seats = self._seats_from(self.nat_trigger)
+        order = self.round.entities if self.round.kind == "operating" else []
+
+        def key(corp: str) -> tuple[int, int]:
+            pres = self.shares.president(corp)
+            pos = order.index(corp) if corp in order else len(order)
+            return (seats.index(pres) if pres in seats else len(seats), pos)
+
+        self.nationalizables = sorted(
+            (
+                c
+                for c in self.live_corporations()
+                if c != self.NATIONAL and c in self.started and self.loans[c] > 0
+            ),
+            key=key,
+        )
+        self.note(f"-- {self.NATIONAL}: merge candidates {self.nationalizables or 'none'} --")
+        if not self.nationalizables:
+            self.note(f"{self.NATIONAL} does not form (no corporation owes a loan)")
+
+    def _seats_from(self, player: str | None) -> list[str]:
+        if player not in self.seats:
+            return list(self.seats)
+        i = self.seats.index(player)
+        return self.seats[i:] + self.seats[:i]
+
+    def nationalization_actions(self) -> list[dict]:
+        corp = self.nationalizables[0]
+        acts = [{"type": "merge", "entity": corp, "corporation": corp}]
+        owed = int(self.data.LOAN_VALUE) * self.loans[corp] - self.cash(corp)
+        pres = self.shares.president(corp)
+        if pres is not None and self.cash(pres) >= owed:
+            acts.append({"type": "pass", "entity": corp, "price": owed})
+        return acts
+
+    def operating_merge(self, action: dict) -> None:
+        major = action["corporation"]
+        self.national_formed = True
+        nat = self.NATIONAL
+        for card in self.state.trains_of(major):
+            if not self.state.rusts_on(card):
+                self.national_bought_permanent()
+            card.owner = nat
+        self.pay(major, nat, self.cash(major), f"{major} merges into {nat}")
+        self.loans[major] = 0
+        home = self.state.operators[major].home
+        places = sorted(self.state.tokens_of(major), key=lambda hc: hc[0] not in home)
+        self.nat_places.append(places)
+        self.state.remove_tokens(major)
+        for p in self.seats:
+            pct = self.shares.percent(major, p)
+            if pct:
+                self.pre_percent[p] = self.pre_percent.get(p, 0) + pct
+        self.pre_market += self.shares.percent(major, POOL)
+        self.pre_prices.append(self.share_price(major))
+        self.nationalized.append(major)
+        self.nationalizables.pop(0)
+        self.note(f"-- {major} merges into {nat} --")
+        self._after_decision()
+
+    def payoff_nationalizable(self, corp: str) -> None:
+        owed = int(self.data.LOAN_VALUE) * self.loans[corp] - self.cash(corp)
+        pres = self.shares.president(corp)
+        self.pay(corp, BANK, self.cash(corp), f"{corp} pays its loans")
+        self.pay(pres, BANK, owed, f"{pres} pays {corp}'s loans")
+        self.loans[corp] = 0
+        self.nationalizables.pop(0)
+        self.note(f"{pres} pays {owed} to clear {corp}'s loans")
+        self._after_decision()
+
+    def _after_decision(self) -> None:
+        if self.nationalizables:
+            return
+        if not self.national_formed:
+            self.note(f"{self.NATIONAL} does not form")
+            return
+        self.form_national()
+
+    # ------------------------------------------------------------------ formation
+    def national_price(self) -> int:
+        prices = list(self.pre_prices)
+        if len(prices) > 2:
+            prices.remove(min(prices))
+        ave = int(0.2 * sum(prices) / len(prices)) * 5
+        if ave < 105:
+            return 100
+        if ave <= 115:
+            return 110
+        delta = ave % 25
+        return ave - delta if delta < 12.5 else ave - delta + 25
+
+    def form_national(self) -> None:
+        nat = self.NATIONAL
+        price = self.national_price()
+        seats = self._seats_from(self.nat_trigger)
+        left, best, president, false_pres = MAX_NATIONAL_SHARES, 0, None, False
+        market = self.pre_market
+        for p in seats:
+            if p not in self.pre_percent:
+                continue
+            awarded = min(self.pre_percent[p] // 20, left)
+            market += self.pre_percent[p] % 20
+            left -= awarded
+            if awarded > best:
+                false_pres, best, president = awarded == 1, awarded, p
+        market_count = min(market // 20, left)
+        left -= market_count
+        twenty = left < 10
+        self.shares.add_corporation(nat, 10 if twenty else 20, 5 if twenty else 10)
+        col = self.market.grid.find(price, row=0)[1]
+        self.market.grid.set_par(nat, 0, col, check_par=False)
+        self.start(nat)
+        self.state.operators[nat].home_placed = True
+        self.note(f"-- {nat} forms at {price} with {20 if twenty else 10} shares --")
+        self._hand_out(seats, president, false_pres, market_count, price)
+        self._national_tokens()
+        for major in self.nationalized:
+            self.close_corporation(major, f"merged into {nat}")
+        self._insert_national()
+        self.post_nationalization = True
+        self.national_discarding = True
+        if not self.national_discard_actions():
+            self.done_discarding()
+
+    def _hand_out(self, seats, president, false_pres: bool, market_count: int, price) -> None:
+        nat = self.NATIONAL
+        reg = self.shares
+        given = 1
+        for p in seats:
+            n = self.pre_percent.get(p, 0) // 20
+            if n <= 0:
+                continue
+            if p == president:
+                reg.par(nat, p)
+                n -= 2
+                if false_pres:
+                    # simplification: the second share is paid for at once (18xx.games: in
+                    # the next stock round)
+                    self.pay(p, BANK, price, f"{p} buys up to the {nat} presidency", debt=True)
+                    self.note(f"{p} pays {price} for the second share of {nat}'s presidency")
+                    n += 1
+            while n > 0 and given < MAX_NATIONAL_SHARES - 1:
+                ipo = reg.ordinary(nat, nat)
+                if not ipo:
+                    break
+                reg.move([ipo[-1].id], p)
+                n -= 1
+                given += 1
+        if market_count:
+            ipo = reg.ordinary(nat, nat)
+            reg.move([c.id for c in ipo[len(ipo) - min(market_count, len(ipo)) :]], POOL)
+        reg.check_president(nat)
+        for p in self.seats:
+            if reg.percent(nat, p) > HOLDING_LIMIT:
+                self.over_limit.add(nat)
+        for p in self.seats:
+            if reg.percent(nat, p):
+                self.note(f"{p} receives {reg.percent(nat, p)}% of {nat}")
+
+    def _national_tokens(self) -> None:
+        nat = self.NATIONAL
+        self.token_adjust[nat] = NATIONAL_TOKENS
+        homes = [places[0] for places in self.nat_places if places]
+        rest = [hc for places in self.nat_places for hc in places[1:]]
+        hexes: set[str] = set()
+        for hex_, city in homes + rest:
+            if hex_ in hexes or len(hexes) >= NATIONAL_TOKENS:
+                continue
+            if city >= len(self.state.board.tile(hex_).cities):
+                continue
+            self.state.place_token(hex_, city, nat, check=False)
+            hexes.add(hex_)
+        self.note(f"{nat} has {len(hexes)} tokens on the map")
+
+    def _insert_national(self) -> None:
+        """Runs next if none of the merged corporations has run this round."""
+        r = self.round
+        if r.kind != "operating" or self.or_turn is None:
+            return
+        current = self.or_turn.op
+        if current not in r.entities or self.state.operators[current].closed:
+            return
+        merged = [r.entities.index(m) for m in self.nationalized if m in r.entities]
+        if merged and r.entities.index(current) < min(merged):
+            r.entities.insert(r.entities.index(current) + 1, self.NATIONAL)
+
+    # ------------------------------------------------------------------ trains
+    def national_bought_permanent(self) -> None:
+        if not self.national_permanent:
+            self.national_permanent = True
+            self.note(f"{self.NATIONAL} owns a permanent train: it may pay out and move")
+
+    def national_discard_actions(self) -> list[dict]:
+        nat = self.NATIONAL
+        trains = self.state.trains_of(nat)
+        rusting = [t for t in trains if self.state.rusts_on(t)]
+        permanent = [t for t in trains if not self.state.rusts_on(t)]
+        can = rusting + (permanent if len(permanent) > 3 else [])
+        acts = [{"type": "discard_train", "entity": nat, "train": t.id} for t in can]
+        if acts and len(trains) <= 3:
+            acts.append({"type": "pass", "entity": nat})
+        return acts
+
+    def operating_discard_train(self, action: dict) -> None:
+        super().operating_discard_train(action)
+        mine = self.national_discarding and action["entity"] == self.NATIONAL
+        if mine and not self.national_discard_actions():
+            self.done_discarding()
+
+    def done_discarding(self) -> None:
+        self.national_discarding = False
+        self.note(f"{self.NATIONAL}'s train limit is now {self.train_limit(self.NATIONAL)}")
+
+    def explain_national(self, action: dict) -> str | None:
+        kind, ent = action.get("type"), action.get("entity")
+        if kind == "merge":
+            if not self.nationalizables:
+                return "corporations merge into the national only when the first 6-train is sold"
+            return f"{self.nationalizables[0]} decides now"
+        if kind == "pass" and self.nationalizables and ent == self.nationalizables[0]:
+            owed = int(self.data.LOAN_VALUE) * self.loans[ent] - self.cash(ent)
+            return f"{ent}'s president lacks the {owed} to clear its loans: it must merge"
+        return None
