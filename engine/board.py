@@ -189,8 +189,10 @@ class Board:
         # the parse is reused while the module's map attributes are the very same objects
         source = tuple(getattr(data, name, None) for name in _MAP_ATTRIBUTES)
         cached = _PRINTED.get(id(data))
-        if cached is None or cached[0] is not data or any(
-            a is not b for a, b in zip(cached[1], source, strict=True)
+        if (
+            cached is None
+            or cached[0] is not data
+            or any(a is not b for a, b in zip(cached[1], source, strict=True))
         ):
             cached = _PRINTED[id(data)] = (data, source, *cls._parse_data(data), {})
         _, _, grid, cells, manifest, reservations, neighbours = cached
@@ -346,7 +348,13 @@ class Board:
         return self.manifest[name][1] if name in self.manifest else 0
 
     def tiles_in_use(self) -> Counter:
-        return Counter(p.tile.name for p in self.laid.values())
+        """Copies of each tile on the map (do not modify the answer: it is cached until the
+        next :meth:`lay`, which every change of ``laid`` goes through)."""
+        cached = self.__dict__.get("_in_use")
+        if cached is None or cached[0] is not self.laid or cached[1] != len(self.laid):
+            counts = Counter(p.tile.name for p in self.laid.values())
+            cached = self.__dict__["_in_use"] = (self.laid, len(self.laid), counts)
+        return cached[2]
 
     def exit_problems(self, coord: str, tile: TileDef, rotation: int) -> list[str]:
         """Why the exits of ``tile`` at ``rotation`` on ``coord`` run nowhere (empty if fine)."""
@@ -419,6 +427,7 @@ class Board:
                 raise ValueError(f"hex {coord}: tile {name!r} rotation {rotation}: {problems[0]}")
         placed = PlacedTile(tile, rotation, False)
         self.laid[coord] = placed
+        self.__dict__.pop("_in_use", None)
         return placed
 
     def copy(self) -> Board:

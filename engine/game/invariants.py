@@ -56,32 +56,38 @@ def _money(game) -> None:
 def _shares(game) -> None:
     shares = game.shares
     players = set(game.seats)
+    operators = game.state.operators
     for corp, certs in shares.by_corp.items():
-        op = game.state.operators[corp]
-        if op.closed:
+        if operators[corp].closed:
             _fail(game, f"closed {corp} still has certificates")
-        total = sum(c.percent for c in certs)
+        held: dict[str, int] = {}
+        total = 0
+        president_cert = None
+        for c in certs:
+            owner = c.owner
+            total += c.percent
+            held[owner] = held.get(owner, 0) + c.percent
+            if c.president:
+                president_cert = c
+            if owner not in players and owner != corp and owner != POOL:
+                _fail(game, f"certificate {c.id} held by {owner!r}")
         if total != 100:
             _fail(game, f"{corp}'s certificates sum to {total}%")
-        for c in certs:
-            if c.owner not in players and c.owner not in (corp, POOL):
-                _fail(game, f"certificate {c.id} held by {c.owner!r}")
         pres = shares.president(corp)
-        cert = shares.president_cert(corp)
+        cert = president_cert if president_cert is not None else shares.president_cert(corp)
         if pres is None:
             if cert.owner != POOL:
                 _fail(game, f"{corp} has no president but its certificate is with {cert.owner}")
         elif cert.owner != pres:
             _fail(game, f"{corp}'s president {pres} does not hold the president's certificate")
-        held = Counter()
-        for c in certs:
-            held[c.owner] += c.percent
         limit = game.holding_limit(corp)
-        for p in players:
-            pct = held[p]
+        top = held.get(pres, 0) if pres is not None else 0
+        for p, pct in held.items():
+            if p not in players:
+                continue
             if pct > limit:
                 _fail(game, f"{p} holds {pct}% of {corp} (limit {limit}%)")
-            if pres is not None and p != pres and pct > held[pres]:
+            if pres is not None and p != pres and pct > top:
                 _fail(game, f"{p} holds more of {corp} than its president {pres}")
 
 
@@ -121,7 +127,8 @@ def _trains(game) -> None:
 def _tiles_and_tokens(game) -> None:
     state = game.state
     board = state.board
-    for name, used in board.tiles_in_use().items():
+    # counted here, not with the board's cached count, so that the check stays independent
+    for name, used in Counter(p.tile.name for p in board.laid.values()).items():
         if used > board.tile_count(name):
             have = board.tile_count(name)
             _fail(game, f"{used} tiles {name} on the map, the manifest has {have}")

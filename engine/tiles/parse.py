@@ -239,17 +239,27 @@ class TileDef:
         return tuple(seen)
 
     def rotated_paths(self, rotation: int) -> tuple[Path, ...]:
-        return tuple(p.rotated(rotation) for p in self.paths)
+        # memoised in the instance (tiles never change; the legal-lay search asks for the
+        # same rotations thousands of times a game); __dict__ bypasses the frozen setattr
+        memo = self.__dict__.setdefault("_rotated", {})
+        found = memo.get(rotation)
+        if found is None:
+            found = memo[rotation] = tuple(p.rotated(rotation) for p in self.paths)
+        return found
 
     def exits(self, rotation: int = 0) -> tuple[int, ...]:
         """Distinct edges the tile's track reaches, after ``rotation``."""
-        out: list[int] = []
-        for p in self.paths:
-            for e in p.edges():
-                r = (e + rotation) % 6
-                if r not in out:
-                    out.append(r)
-        return tuple(out)
+        memo = self.__dict__.setdefault("_exits", {})
+        found = memo.get(rotation)
+        if found is None:
+            out: list[int] = []
+            for p in self.paths:
+                for e in p.edges():
+                    r = (e + rotation) % 6
+                    if r not in out:
+                        out.append(r)
+            found = memo[rotation] = tuple(out)
+        return found
 
     def stops(self) -> tuple[City | Town | Offboard, ...]:
         return (*self.cities, *self.towns, *self.offboards)
