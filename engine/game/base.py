@@ -344,49 +344,64 @@ class BaseGame(StockMixin, OperatingMixin):
             return owner if owner in self.seats else self.acting_player(owner)
         return None
 
+    def legal_key(self, action: dict) -> tuple:
+        """The fields that identify ``action`` among the legal ones (titles may widen it)."""
+        return action_key(action)
+
     def _match(self, action: dict) -> dict:
-        key = action_key(action)
+        key = self.legal_key(action)
         index = self.__dict__.get("_legal_index")
         if index is None or index[0] is not self._legal_cache[1]:
             table: dict = {}
             for a in self._legal_cache[1]:
-                table.setdefault(action_key(a), a)
+                table.setdefault(self.legal_key(a), a)
             index = self.__dict__["_legal_index"] = (self._legal_cache[1], table)
         try:
             found = index[1].get(key)
         except TypeError:  # an unhashable field: no legal action looks like that
             found = None
-        for legal in [found] if found is not None else []:
-            if "min_price" in legal:
-                price = action.get("price", legal["price"])
-                if isinstance(price, bool) or not isinstance(price, int):
-                    raise IllegalAction(f"{action['type']}: price {price!r} is not a number")
-                if not legal["min_price"] <= price <= legal["max_price"]:
-                    raise IllegalAction(
-                        f"{action['type']} {action.get('company') or action.get('train')}: "
-                        f"price {price} outside {legal['min_price']}-{legal['max_price']}"
-                    )
-                out = {k: v for k, v in legal.items() if k not in ("min_price", "max_price")}
-                out["price"] = price
-                return out
-            for field_ in ("price", "cost"):
-                if field_ in action and field_ in legal and action[field_] != legal[field_]:
-                    raise IllegalAction(
-                        f"{action['type']} by {action['entity']}: {field_} {action[field_]!r}"
-                        f" is wrong; the rules make it {legal[field_]}"
-                    )
-            if action.get("revenue") == 0 and legal["type"] == "run_routes":
-                return {**legal, "revenue": 0}  # running no route at all is allowed
-            if "routes" in action and legal["type"] == "run_routes":
-                return dict(legal)  # declared routes: check_routes scores them
-            if "revenue" in action and action["revenue"] != legal.get("revenue"):
+        if found is None:
+            raise IllegalAction(self.explain(action))
+        return self.complete_action(action, found)
+
+    def complete_action(self, action: dict, legal: dict) -> dict:
+        """The legal action ``action`` matched, with the price or revenue it chose checked."""
+        if "min_price" in legal:
+            return self.priced(action, legal, "min_price", "max_price")
+        for field_ in ("price", "cost"):
+            if field_ in action and field_ in legal and action[field_] != legal[field_]:
                 raise IllegalAction(
-                    f"run_routes by {action['entity']}: declared revenue {action['revenue']} "
-                    f"is not the optimum {legal.get('revenue')} (declare 'routes' to run "
-                    "other routes; omit 'revenue' to run the optimal routes, or give 0)"
+                    f"{action['type']} by {action['entity']}: {field_} {action[field_]!r}"
+                    f" is wrong; the rules make it {legal[field_]}"
                 )
-            return dict(legal)
-        raise IllegalAction(self.explain(action))
+        if action.get("revenue") == 0 and legal["type"] == "run_routes":
+            return {**legal, "revenue": 0}  # running no route at all is allowed
+        if "routes" in action and legal["type"] == "run_routes":
+            return dict(legal)  # declared routes: check_routes scores them
+        if "revenue" in action and action["revenue"] != legal.get("revenue"):
+            raise IllegalAction(
+                f"run_routes by {action['entity']}: declared revenue {action['revenue']} "
+                f"is not the optimum {legal.get('revenue')} (declare 'routes' to run "
+                "other routes; omit 'revenue' to run the optimal routes, or give 0)"
+            )
+        return dict(legal)
+
+    @staticmethod
+    def priced(action: dict, legal: dict, low: str, high: str, step: int = 1) -> dict:
+        """``legal`` at the price ``action`` names, which must be a multiple of ``step``
+        within ``legal[low]``-``legal[high]`` (the top of the range if it names none)."""
+        price = action.get("price", legal["price"])
+        if isinstance(price, bool) or not isinstance(price, int):
+            raise IllegalAction(f"{action['type']}: price {price!r} is not a number")
+        if price % step or not legal[low] <= price <= legal[high]:
+            what = legal.get("company") or legal.get("train") or legal.get("corporation")
+            steps = f"a multiple of {step} " if step > 1 else ""
+            raise IllegalAction(
+                f"{action['type']} {what}: price {price} outside {steps}{legal[low]}-{legal[high]}"
+            )
+        out = {k: v for k, v in legal.items() if k not in (low, high)}
+        out["price"] = price
+        return out
 
     def explain(self, action: dict) -> str:
         """Why ``action`` is not legal now (the rule it breaks, as far as known)."""

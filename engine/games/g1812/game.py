@@ -328,42 +328,14 @@ class Game1812(StockMixin1812, TrainsMixin1812, OperatingMixin1812, MergerMixin1
         self.note(f"{sym} closes")
 
     # ------------------------------------------------------------------ actions
-    def _match(self, action: dict) -> dict:
-        key = _key(action)
-        for legal in self._legal_cache[1]:
-            if _key(legal) != key:
-                continue
-            out = {k: v for k, v in legal.items() if k != "auto"}
-            if "min_bid" in legal:
-                price = action.get("price", legal["price"])
-                if isinstance(price, bool) or not isinstance(price, int):
-                    raise IllegalAction(f"bid: price {price!r} is not a number")
-                if price % ed.BID_STEP or not legal["min_bid"] <= price <= legal["max_bid"]:
-                    raise IllegalAction(
-                        f"bid on {legal['company']}: {price} is not a multiple of "
-                        f"£{ed.BID_STEP} from {legal['min_bid']} to {legal['max_bid']}"
-                    )
-                out["price"] = price
-                return out
-            if "min_price" in legal:
-                price = action.get("price", legal["price"])
-                if isinstance(price, bool) or not isinstance(price, int):
-                    raise IllegalAction(f"{action['type']}: price {price!r} is not a number")
-                if not legal["min_price"] <= price <= legal["max_price"]:
-                    raise IllegalAction(
-                        f"{action['type']} {legal.get('company') or legal.get('train')}: "
-                        f"price {price} outside {legal['min_price']}-{legal['max_price']}"
-                    )
-                out = {k: v for k, v in out.items() if k not in ("min_price", "max_price")}
-                out["price"] = price
-                return out
-            if "revenue" in action and action["revenue"] != legal.get("revenue"):
-                raise IllegalAction(
-                    f"run_routes by {action['entity']}: declared revenue {action['revenue']} "
-                    f"is not the optimum {legal.get('revenue')}"
-                )
-            return out
-        raise IllegalAction(self.explain(action))
+    def legal_key(self, action: dict) -> tuple:
+        return _key(action)
+
+    def complete_action(self, action: dict, legal: dict) -> dict:
+        legal = {k: v for k, v in legal.items() if k != "auto"}
+        if "min_bid" in legal:  # §4: bids in steps of £5
+            return self.priced(action, legal, "min_bid", "max_bid", ed.BID_STEP)
+        return super().complete_action(action, legal)
 
     def explain_detail(self, action: dict) -> str | None:
         kind, ent = action.get("type"), action.get("entity")
