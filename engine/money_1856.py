@@ -41,7 +41,23 @@ from .market_grid import IPO, POOL, Certificate
 from .money_1836jr import BANK, Finance1830
 from .replay_record import ReplayError
 
-__all__ = ["Finance1856"]
+__all__ = ["Finance1856", "national_price"]
+
+
+def national_price(prices: list[int]) -> int:
+    """The national's par from the merging corporations' prices (18xx.games ``g_1856``
+    ``national_price``): drop the lowest of three or more, average, round down to a
+    multiple of 5, then 100 below 105, 110 up to 115, else the nearest multiple of 25."""
+    prices = list(prices)
+    if len(prices) > 2:
+        prices.remove(min(prices))
+    ave = int(0.2 * sum(prices) / len(prices)) * 5
+    if ave < 105:
+        return 100
+    if ave <= 115:
+        return 110
+    delta = ave % 25
+    return ave - delta if delta < 12.5 else ave - delta + 25
 
 
 class Finance1856(Finance1830):
@@ -513,16 +529,7 @@ class Finance1856(Finance1830):
         self.post_nationalization = True
 
     def national_price(self) -> int:
-        prices = list(self.pre_prices.values())
-        if len(prices) > 2:
-            prices.remove(min(prices))
-        ave = int(0.2 * sum(prices) / len(prices)) * 5
-        if ave < 105:
-            return 100
-        if ave <= 115:
-            return 110
-        delta = ave % 25
-        return ave - delta if delta < 12.5 else ave - delta + 25
+        return national_price(list(self.pre_prices.values()))
 
     def national_share_swap(self) -> None:
         nat, reg = self.national, self.registry

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from ...game.base import BANK
 from ...game.shares import POOL
+from ...money_1856 import national_price
 from ..g1836jr30.game_stock import HOLDING_LIMIT
 
 __all__ = ["NationalMixin56"]
@@ -149,16 +150,7 @@ class NationalMixin56:
 
     # ------------------------------------------------------------------ formation
     def national_price(self) -> int:
-        prices = list(self.pre_prices)
-        if len(prices) > 2:
-            prices.remove(min(prices))
-        ave = int(0.2 * sum(prices) / len(prices)) * 5
-        if ave < 105:
-            return 100
-        if ave <= 115:
-            return 110
-        delta = ave % 25
-        return ave - delta if delta < 12.5 else ave - delta + 25
+        return national_price(list(self.pre_prices))
 
     def form_national(self) -> None:
         nat = self.NATIONAL
