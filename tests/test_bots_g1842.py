@@ -15,9 +15,9 @@ and tile counts, tokens on legal slots) and :func:`engine.games.g1842.game.check
 (the HAV's and the successors' certificates, building tokens, companies, loans, market)
 must hold; every game must end by a rule of section 9 (or 18xx.games' turn-100 stop).
 
-Timing (measured on the shared 2-core machine): about 1.5 s of CPU per game with the
-checks, so the default run plays 20 games (about 40 s); the 200- and 2,000-game runs are
-marked slow.
+Timing (measured on the shared 2-core machine): about 1 s of CPU per game with the
+checks; the default run plays 200 games as ten tests of 20 (pytest-xdist spreads them over
+the cores), the 2,000-game run is marked slow.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from click.testing import CliRunner
 from engine.game import invariants, new_game
 from engine.game.bots import choose, play_random
 from engine.games.g1842.game import check_1842
+from tests.bot_support import seed_chunks
 
 #: Game-end reasons: section 9 (top-right field, bank) and 10.4 (all but one bankrupt).
 REASONS = {"top_right", "bank", "bankrupt", "dnf"}
@@ -76,22 +77,22 @@ def _play_many(count: int, first: int = 0) -> tuple[Counter, Counter]:
     return reasons, phases
 
 
-def test_random_games_end_with_invariants_after_every_action():
+@pytest.mark.parametrize("seeds", seed_chunks(200, 20), ids=lambda r: f"{r.start}-{r.stop - 1}")
+def test_two_hundred_random_games_end_with_invariants(seeds):
     t0 = time.perf_counter()
-    reasons, phases = _play_many(20)
+    reasons, phases = _play_many(len(seeds), first=seeds.start)
     seconds = time.perf_counter() - t0
-    print(f"20 games in {seconds:.1f} s ({20 / seconds:.2f} games/s): {dict(reasons)}, "
-          f"final phases {dict(phases)}")  # fmt: skip
+    print(f"{len(seeds)} games in {seconds:.1f} s: {dict(reasons)}, final phases {dict(phases)}")
     assert reasons["dnf"] == 0
-    # the restricted bot's games get past the green phase (5-trains and later)
-    assert sum(n for ph, n in phases.items() if ph in ("5", "6", "8")) >= 5
+    # most games get past the green phase (5-trains and later; seeds 0-199: 17-20 of 20)
+    assert sum(n for ph, n in phases.items() if ph in ("5", "6", "8")) >= 15
 
 
-@pytest.mark.slow
-def test_two_hundred_random_games_end_with_invariants():
-    reasons, phases = _play_many(200, first=1_000)
-    assert reasons["dnf"] <= 2
-    assert phases["8"] >= 1  # the grey phase is reached
+def test_a_restricted_bot_game_reaches_the_grey_phase():
+    # seed 29 (odd: the restricted bot, which buys trains from the bank only) plays into
+    # phase 8, the grey tiles' phase, and ends with the broken bank
+    game, _actions = _play(29)
+    assert game.state.phase_name == "8" and game.end_reason == "bank"
 
 
 @pytest.mark.slow
