@@ -3,13 +3,17 @@
 :func:`engine.game.bots.play_random` already checks :func:`engine.game.invariants` after every
 action; :func:`play_to_end` adds that the game ended, by one of the title's game-end
 reasons, with a final value for every seat.  :func:`seed_chunks` cuts a run of seeds into
-tests of their own, so that pytest-xdist spreads the games over every core.
+tests of their own, so that pytest-xdist spreads the games over every core;
+:func:`assert_replays_from_log` checks that a game is a function of its seed and its save;
+:func:`to_stage` plays a hand-built game passively to a stage of an operating turn.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 
+from engine.game import load_game
 from engine.game.base import BaseGame
 from engine.game.bots import play_random
 
@@ -34,3 +38,27 @@ def seed_chunks(total: int, size: int, first: int = 0) -> list[range]:
     """``total`` seeds from ``first`` in runs of ``size`` (one test each)."""
     return [range(start, min(start + size, first + total))
             for start in range(first, first + total, size)]  # fmt: skip
+
+
+def assert_replays_from_log(title: str, players: int, seed: int) -> None:
+    """A bot game is a function of its seed, and its JSON save replays to the same end."""
+    a = play_random(title, players, seed=seed)
+    b = play_random(title, players, seed=seed)
+    assert a.game.to_dict() == b.game.to_dict()
+    again = load_game(json.loads(a.game.save()))
+    assert again.finished and again.end_reason == a.game.end_reason
+    assert again.result() == a.game.result()
+
+
+def to_stage(game: BaseGame, op: str, stage: str, limit: int) -> None:
+    """Play passively (pass, else run the routes, else the first choice) until ``op``
+    reaches ``stage`` of its operating turn, within ``limit`` actions."""
+    for _ in range(limit):
+        t = game.or_turn
+        if game.round.kind == "operating" and t is not None and t.op == op and t.stage == stage:
+            return
+        legal = game.legal_actions()
+        choice = next((a for a in legal if a["type"] == "pass"), None)
+        choice = choice or next((a for a in legal if a["type"] == "run_routes"), legal[0])
+        game.apply(choice)
+    raise AssertionError(f"{op} never reached {stage}")

@@ -14,9 +14,8 @@ from collections import Counter
 
 import pytest
 
-from engine.game import load_game
-from engine.game.bots import choose, play_random
-from tests.bot_support import play_to_end, seed_chunks
+from engine.game.bots import choose
+from tests.bot_support import assert_replays_from_log, play_to_end, seed_chunks
 
 #: Game-end reasons of 1846 (game.rb GAME_END_CHECK) and 18xx.games' turn-100 stop.
 REASONS = {"bank", "bankrupt", "all_closed", "dnf"}
@@ -47,12 +46,7 @@ def test_two_thousand_random_games_end_with_invariants():
 
 
 def test_bot_games_are_deterministic_and_replay_from_the_log():
-    a = play_random("1846", 4, seed=3)
-    b = play_random("1846", 4, seed=3)
-    assert a.game.to_dict() == b.game.to_dict()
-    again = load_game(a.game.to_dict())
-    assert again.result() == a.game.result()
-    assert again.finished and again.end_reason == a.game.end_reason
+    assert_replays_from_log("1846", 4, seed=3)
 
 
 def test_choose_draws_prices_in_range_and_rejects_empty():

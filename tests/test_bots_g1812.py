@@ -25,6 +25,7 @@ from engine.cli import cli
 from engine.game import load_game
 from engine.game.bots import play_random
 from engine.games.g1812.game import check_1812
+from tests.bot_support import assert_replays_from_log
 
 #: Game-end reasons of 1812 (§9) and the engine's safety net (never expected).
 REASONS = {"bank", "all_lose"}
@@ -72,12 +73,7 @@ def test_two_thousand_random_games_end_with_invariants(chunk):
 
 
 def test_bot_games_are_deterministic_and_replay_from_the_log():
-    a = play_random("1812", 4, seed=14)  # a short game (about 400 actions, phase 3)
-    b = play_random("1812", 4, seed=14)
-    assert a.game.to_dict() == b.game.to_dict()
-    again = load_game(a.game.to_dict())
-    assert again.finished and again.end_reason == a.game.end_reason
-    assert again.result() == a.game.result()
+    assert_replays_from_log("1812", 4, seed=14)  # a short game (about 400 actions, phase 3)
 
 
 def test_cli_plays_a_whole_game_and_prints_or_revenues(tmp_path):

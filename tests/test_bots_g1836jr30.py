@@ -17,9 +17,7 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from engine.game import load_game
-from engine.game.bots import play_random
-from tests.bot_support import play_to_end, seed_chunks
+from tests.bot_support import assert_replays_from_log, play_to_end, seed_chunks
 
 #: Game-end reasons of 1836Jr-30 (game.rb GAME_END_CHECK) and 18xx.games' turn-100 stop.
 REASONS = {"bank", "bankrupt", "dnf"}
@@ -57,12 +55,7 @@ def test_two_thousand_random_games_end_with_invariants():
 
 
 def test_bot_games_are_deterministic_and_replay_from_the_log():
-    a = play_random("1836Jr30", 3, seed=4)
-    b = play_random("1836Jr30", 3, seed=4)
-    assert a.game.to_dict() == b.game.to_dict()
-    again = load_game(json.loads(a.game.save()))
-    assert again.result() == a.game.result()
-    assert again.finished and again.end_reason == a.game.end_reason
+    assert_replays_from_log("1836Jr30", 3, seed=4)
 
 
 def test_eighteen_play_prints_revenues_and_scores(tmp_path):

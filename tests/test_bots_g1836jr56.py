@@ -25,9 +25,10 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from engine.game import invariants, load_game, new_game
+from engine.game import invariants, new_game
 from engine.game.bots import choose, play_random
 from engine.games.g1836jr56 import data
+from tests.bot_support import assert_replays_from_log
 
 TITLE = "1836Jr56"
 #: Game-end reasons of 1856 (GAME_END_CHECK) and the frozen position's dnf.
@@ -137,12 +138,7 @@ def test_two_hundred_steered_games_end_with_invariants(chunk):
 
 
 def test_bot_games_are_deterministic_and_replay_from_the_log():
-    a = play_random(TITLE, 3, seed=26)
-    b = play_random(TITLE, 3, seed=26)
-    assert a.game.to_dict() == b.game.to_dict()
-    again = load_game(json.loads(a.game.save()))
-    assert again.result() == a.game.result()
-    assert again.finished and again.end_reason == a.game.end_reason
+    assert_replays_from_log(TITLE, 3, seed=26)
 
 
 def test_eighteen_play_prints_revenues_and_scores(tmp_path):

@@ -13,6 +13,7 @@ from engine.game import IllegalAction, invariants, load_game, new_game
 from engine.game.bots import play_random
 from engine.game.shares import POOL
 from engine.games.g1846.game import Game1846
+from tests.bot_support import to_stage
 
 PLAYERS = ["A", "B", "C", "D"]
 
@@ -42,16 +43,7 @@ def _pass_stock_round(game: Game1846) -> None:
 
 
 def _to_stage(game: Game1846, op: str, stage: str) -> None:
-    """Play passively (pass, run the routes, first choice) until ``op`` reaches ``stage``."""
-    for _ in range(500):
-        t = game.or_turn
-        if game.round.kind == "operating" and t is not None and t.op == op and t.stage == stage:
-            return
-        legal = game.legal_actions()
-        choice = next((a for a in legal if a["type"] == "pass"), None)
-        choice = choice or next((a for a in legal if a["type"] == "run_routes"), legal[0])
-        game.apply(choice)
-    raise AssertionError(f"{op} never reached {stage}")
+    to_stage(game, op, stage, limit=500)
 
 
 def _nyc_at_dividend(revenue: int, par: int = 100) -> tuple[Game1846, str]:

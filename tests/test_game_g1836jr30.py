@@ -14,6 +14,7 @@ import pytest
 from engine.game import IllegalAction, invariants, load_game, new_game
 from engine.game.shares import POOL
 from engine.games.g1836jr30.game import Game1836Jr30
+from tests.bot_support import to_stage
 
 PLAYERS = ["P1", "P2", "P3"]
 
@@ -64,16 +65,7 @@ def _pass_stock_round(game: Game1836Jr30) -> None:
 
 
 def _to_stage(game: Game1836Jr30, op: str, stage: str) -> None:
-    """Pass until ``op`` reaches ``stage`` of its turn."""
-    for _ in range(200):
-        t = game.or_turn
-        if game.round.kind == "operating" and t is not None and t.op == op and t.stage == stage:
-            return
-        legal = game.legal_actions()
-        choice = next((a for a in legal if a["type"] == "pass"), None)
-        choice = choice or next((a for a in legal if a["type"] == "run_routes"), legal[0])
-        game.apply(choice)
-    raise AssertionError(f"{op} never reached {stage}")
+    to_stage(game, op, stage, limit=200)
 
 
 # ---------------------------------------------------------------------------------- setup

@@ -19,6 +19,7 @@ from engine.game.records import replay_record_game
 from engine.game.shares import POOL
 from engine.games.g1836jr56.game import Game1836Jr56
 from engine.replay_state import DEPOT
+from tests.bot_support import to_stage
 
 BANK = "bank"
 
@@ -80,16 +81,7 @@ def _corp(game, corp, par, president, holders=(), cash=0, loans=0) -> None:
 
 
 def _to_stage(game: Game1836Jr56, op: str, stage: str) -> None:
-    """Pass (or run) until ``op`` reaches ``stage`` of its turn."""
-    for _ in range(200):
-        t = game.or_turn
-        if game.round.kind == "operating" and t is not None and t.op == op and t.stage == stage:
-            return
-        legal = game.legal_actions()
-        choice = next((a for a in legal if a["type"] == "pass"), None)
-        choice = choice or next((a for a in legal if a["type"] == "run_routes"), legal[0])
-        game.apply(choice)
-    raise AssertionError(f"{op} never reached {stage}")
+    to_stage(game, op, stage, limit=200)
 
 
 def _nord_escrow_game() -> Game1836Jr56:
