@@ -41,7 +41,7 @@ from .market_grid import IPO, POOL, Certificate
 from .money_1836jr import BANK, Finance1830
 from .replay_record import ReplayError
 
-__all__ = ["Finance1856", "national_price"]
+__all__ = ["Finance1856", "national_awards", "national_price"]
 
 
 def national_price(prices: list[int]) -> int:
@@ -58,6 +58,26 @@ def national_price(prices: list[int]) -> int:
         return 110
     delta = ave % 25
     return ave - delta if delta < 12.5 else ave - delta + 25
+
+
+def national_awards(seats, pre_percent, pre_market: int, limit: int) -> tuple:
+    """Who gets the national's shares (18xx.games ``g_1856`` ``national_share_swap``): in
+    seat order each player one share per 20% held of the merged corporations, up to
+    ``limit`` shares in all; the odd percentages and the market's pool into shares for the
+    market.  Returns ``(president, false_president, market_shares, shares_left)``; the
+    president is the first player with the most shares, "false" if that is only one."""
+    left, best, president, false_pres = limit, 0, None, False
+    market = pre_market
+    for p in seats:
+        if p not in pre_percent:
+            continue
+        awarded = min(pre_percent[p] // 20, left)
+        market += pre_percent[p] % 20
+        left -= awarded
+        if awarded > best:
+            false_pres, best, president = awarded == 1, awarded, p
+    market_count = min(market // 20, left)
+    return president, false_pres, market_count, left - market_count
 
 
 class Finance1856(Finance1830):
@@ -534,19 +554,9 @@ class Finance1856(Finance1830):
     def national_share_swap(self) -> None:
         nat, reg = self.national, self.registry
         seats = self._seats_from(self.trigger)
-        left, best, president, false_pres = 20, 0, None, False
-        market = self.pre_market_percent
-        for p in seats:
-            if p not in self.pre_percent:
-                continue
-            awarded = min(self.pre_percent[p] // 20, left)
-            market += self.pre_percent[p] % 20
-            left -= awarded
-            if awarded > best:
-                false_pres = awarded == 1
-                best, president = awarded, p
-        market_count = min(market // 20, left)
-        left -= market_count
+        president, false_pres, market_count, left = national_awards(
+            seats, self.pre_percent, self.pre_market_percent, 20
+        )
         corp = reg.corp(nat)
         if left < 10:
             self._issue_national_shares()

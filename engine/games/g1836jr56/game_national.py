@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from ...game.base import BANK
 from ...game.shares import POOL
-from ...money_1856 import national_price
+from ...money_1856 import national_awards, national_price
 from ..g1836jr30.game_stock import HOLDING_LIMIT
 
 __all__ = ["NationalMixin56"]
@@ -156,18 +156,9 @@ class NationalMixin56:
         nat = self.NATIONAL
         price = self.national_price()
         seats = self._seats_from(self.nat_trigger)
-        left, best, president, false_pres = MAX_NATIONAL_SHARES, 0, None, False
-        market = self.pre_market
-        for p in seats:
-            if p not in self.pre_percent:
-                continue
-            awarded = min(self.pre_percent[p] // 20, left)
-            market += self.pre_percent[p] % 20
-            left -= awarded
-            if awarded > best:
-                false_pres, best, president = awarded == 1, awarded, p
-        market_count = min(market // 20, left)
-        left -= market_count
+        president, false_pres, market_count, left = national_awards(
+            seats, self.pre_percent, self.pre_market, MAX_NATIONAL_SHARES
+        )
         twenty = left < 10
         self.shares.add_corporation(nat, 10 if twenty else 20, 5 if twenty else 10)
         col = self.market.grid.find(price, row=0)[1]
