@@ -17,11 +17,13 @@ most ``pay`` of at most ``visit`` stops.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 INFEASIBLE = -1
 NO_LIMIT = 1 << 19  # caps at or above this are "no limit"
+#: Scratch words :func:`count_rows` needs: kinds and capacities of up to 3 limited rows,
+#: load and room of their 8 subsets.
+HALL_WORDS = 22
 
 
 @njit(cache=True)
@@ -88,11 +90,13 @@ def count_single(vals, kinds, forced, n, row_kind, pay, visit, skip, counted, or
 
 
 @njit(cache=True)
-def count_rows(vals, kinds, forced, n, row_kinds, row_cap, n_rows, skip, counted, order):
+def count_rows(vals, kinds, forced, n, row_kinds, row_cap, n_rows, skip, counted, order, hall):
     """Best value and count for several rows that pay every stop they take.
 
     Returns ``(value, n_counted)`` or ``(INFEASIBLE, 0)``; ``counted`` as in
-    :func:`count_single`; ``order`` is scratch space of at least ``n`` entries.
+    :func:`count_single`; ``order`` is scratch space of at least ``n`` entries and
+    ``hall`` of :data:`HALL_WORDS` (the kernel runs once per route variant, so it
+    allocates nothing).
 
     Rows without a limit absorb every stop of their kinds.  The sets of the other stops
     that fit into the limited rows are the independent sets of a transversal matroid, so
@@ -104,8 +108,13 @@ def count_rows(vals, kinds, forced, n, row_kinds, row_cap, n_rows, skip, counted
     tie rule the end-token bonus relies on).
     """
     absorb_mask = 0
-    lim_kinds = np.zeros(3, dtype=np.int64)
-    lim_cap = np.zeros(3, dtype=np.int64)
+    for w in range(HALL_WORDS):
+        hall[w] = 0
+    lim_kinds = hall[0:3]
+    lim_cap = hall[3:6]
+    # load[R]: stops taken so far whose rows all lie in R; room[R]: R's total capacity
+    load = hall[6:14]
+    room = hall[14:22]
     n_lim = 0
     for r in range(n_rows):
         if row_cap[r] >= NO_LIMIT:
@@ -115,9 +124,6 @@ def count_rows(vals, kinds, forced, n, row_kinds, row_cap, n_rows, skip, counted
             lim_cap[n_lim] = row_cap[r]
             n_lim += 1
     n_sets = 1 << n_lim
-    # load[R]: stops taken so far whose rows all lie in R; room[R]: R's total capacity
-    load = np.zeros(8, dtype=np.int64)
-    room = np.zeros(8, dtype=np.int64)
     for rs in range(n_sets):
         for q in range(n_lim):
             if (rs >> q) & 1:

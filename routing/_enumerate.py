@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, objmode
 
 from ._buffers import grow1, grow2
-from ._count import NO_LIMIT
+from ._count import HALL_WORDS, NO_LIMIT
 from ._evaluate import evaluate
 
 _CHECK_EVERY = 4095
@@ -152,7 +152,7 @@ def enumerate_routes(
     claim_val = np.zeros(max(n_claim, 1), dtype=np.int64)
     claim_idx = np.empty(max(n_claim, 1), dtype=np.int64)
     set_bits = np.zeros(n_cross_words, dtype=np.uint64)
-    scratch = np.empty(5 * (n + 1), dtype=np.int64)
+    scratch = np.empty(5 * (n + 1) + 5 + HALL_WORDS, dtype=np.int64)  # see scratch_words
     flags_scratch = np.empty(2 * (n + 1), dtype=np.bool_)
     n_assign = np.empty(n + 1, dtype=np.int64)
     # Routes of a one-row train that touch no bonus node are scored inline: calling the
@@ -171,6 +171,13 @@ def enumerate_routes(
         for x in range(n):
             if sp_a[b, x] or sp_b[b, x]:
                 bonus_node[x] = True
+    # When no designated-kind node (a mine) is a token or a bonus node and no
+    # min-counted-with rule applies, the designated node only adds its own value: a route
+    # is counted once and its other designations are that value shifted.
+    desig_plain = desig_kind != 0 and mcw_k.shape[0] == 0
+    for x in range(n):
+        if (desig_kind >> node_kind[x]) & 1 and (node_token[x] or bonus_node[x]):
+            desig_plain = False
     fast_vals = np.empty(n + 1, dtype=np.int64)
     fast_opt = np.empty(n + 1, dtype=np.bool_)
 
@@ -182,6 +189,10 @@ def enumerate_routes(
         if not node_active[s] or node_kind[s] == 0:
             continue
         if (allowed_kinds >> node_kind[s]) & 1 == 0:
+            continue
+        if end_kinds != 0 and (end_kinds >> node_kind[s]) & 1 == 0:
+            # A route must end at an end-kind stop (a goods train's port), so each route is
+            # found from that end; a search from any other stop would only find it again.
             continue
         depth = 0
         path[0] = s
@@ -257,8 +268,10 @@ def enumerate_routes(
                 it[d1] = leg_ptr[t]
                 depth = d1
                 plen = d1 + 1
-                if plen < min_stops or not s < t:
+                if plen < min_stops:
                     continue
+                if not s < t and (end_kinds == 0 or (end_kinds >> kt) & 1):
+                    continue  # found from its other end as well
                 # ---- route-level checks
                 tok = False
                 must = False
@@ -267,9 +280,6 @@ def enumerate_routes(
                     must = must or node_must[path[p]]
                 if not tok:
                     continue
-                if end_kinds != 0:
-                    if (end_kinds >> node_kind[s]) & 1 == 0 and (end_kinds >> kt) & 1 == 0:
-                        continue
                 bad = False
                 for f in range(n_forbid):
                     if (forbid_a[f, s] and forbid_b[f, t]) or (forbid_a[f, t] and forbid_b[f, s]):
@@ -331,9 +341,14 @@ def enumerate_routes(
                         if bonus_node[path[p]]:
                             fast = False
                             break
+                val0 = -1
                 for di in range(n_desig):
                     dnode = desig_list[di]
-                    if fast:
+                    if di > 0 and desig_plain:
+                        val = -1
+                        if val0 >= 0:
+                            val = val0 + (node_val[dnode] - node_val[desig_list[0]]) * mult
+                    elif fast:
                         val = _score_one_row(
                             path, plen, node_kind, node_val, row_kinds[0], row_pay[0],
                             row_visit[0], skip, fast_vals, fast_opt,
@@ -348,6 +363,8 @@ def enumerate_routes(
                             et_amt, et_min_other, mcw_in, mcw_k,
                             counted_buf, bonus_buf, scratch, flags_scratch, opt,
                         )  # fmt: skip
+                    if di == 0:
+                        val0 = val
                     if val < 0:
                         continue
                     for subset in range(1 << n_claimable):

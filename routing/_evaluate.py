@@ -14,20 +14,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._count import INFEASIBLE, count_rows, count_single
+from ._count import HALL_WORDS, INFEASIBLE, count_rows, count_single
 
 #: Added to the value of stops outside a ``min_counted_with`` set to count them first.
 _BOOST = 1 << 40
 
 
+def scratch_words(plen: int) -> int:
+    """Length of the int64 ``scratch`` :func:`evaluate` needs for a route of ``plen`` stops."""
+    return 5 * plen + 5 + HALL_WORDS
+
+
 @njit(cache=True)
-def _count(vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order):
+def _count(vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order, hall):
     if row_kinds.shape[0] == 1:
         return count_single(
             vals, kinds, forced, m, row_kinds[0], row_pay[0], row_visit[0], skip, counted, order
         )
     return count_rows(
-        vals, kinds, forced, m, row_kinds, row_visit, row_kinds.shape[0], skip, counted, order
+        vals, kinds, forced, m, row_kinds, row_visit, row_kinds.shape[0], skip, counted, order,
+        hall,
     )
 
 
@@ -55,7 +61,7 @@ def _min_counted_ok(path, plen, pos, counted, m, desig, mcw_in, mcw_k):
 @njit(cache=True)
 def _count_constrained(
     vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order,
-    path, plen, pos, desig, mcw_in, mcw_k, boosted,
+    path, plen, pos, desig, mcw_in, mcw_k, boosted, hall,
 ):  # fmt: skip
     """Count; if a ``min_counted_with`` condition fails, count outside stops first.
 
@@ -76,7 +82,7 @@ def _count_constrained(
                     boosted[i] += _BOOST
             use = boosted
         val, cnt = _count(
-            use, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order
+            use, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order, hall
         )
         if val == INFEASIBLE:
             return INFEASIBLE, 0
@@ -114,6 +120,7 @@ def evaluate(
     pos = scratch[2 * plen : 3 * plen]
     order = scratch[3 * plen : 4 * plen]
     boosted = scratch[4 * plen : 5 * plen]
+    hall = scratch[5 * plen : 5 * plen + HALL_WORDS]
     forced = flags_scratch[0:plen]
     counted = flags_scratch[plen : 2 * plen]
     opt_amt = opt[0]
@@ -189,61 +196,79 @@ def evaluate(
             return INFEASIBLE
 
     best = INFEASIBLE
-    # combo state lives in opt_x[b, 0] (0 = bonus not taken, j = option j; options are 1-based)
+    # The token rule ("a counted stop holds a token") is the last option group.  Each
+    # combination of the other bonuses is first counted without it: when that counting
+    # already holds a token it is the best one the rule allows (forcing only restricts), so
+    # the forced countings, one per token stop, run only when it holds none.  (Not with a
+    # min-counted-with rule, whose second counting pass is exact only for N and D trains.)
+    n_tok = opt_min[n_bonus, 0] if force_token else 0
+    t_first = 1 if force_token and mcw_k.shape[0] > 0 else 0
     for b in range(n_b):
-        opt_x[b, 0] = 1 if (force_token and b == n_bonus) else 0
+        opt_x[b, 0] = 0
     while True:
-        ok = True
-        for i in range(m):
-            forced[i] = False
-        for b in range(n_b):
-            c = opt_x[b, 0]
-            if c == 0:
-                continue
-            for node in (opt_x[b, c], opt_y[b, c]):
-                if node < 0 or node == desig:
+        for t in range(t_first, n_tok + 1):
+            ok = True
+            for i in range(m):
+                forced[i] = False
+            for b in range(n_b):
+                c = t if b == n_bonus else opt_x[b, 0]
+                if c == 0:
                     continue
-                found = False
-                for i in range(m):
-                    if path[pos[i]] == node:
-                        forced[i] = True
-                        found = True
-                if not found:
-                    ok = False  # a designated-kind node that is not the designated one
-        if ok:
+                for node in (opt_x[b, c], opt_y[b, c]):
+                    if node < 0 or node == desig:
+                        continue
+                    found = False
+                    for i in range(m):
+                        if path[pos[i]] == node:
+                            forced[i] = True
+                            found = True
+                    if not found:
+                        ok = False  # a designated-kind node that is not the designated one
+            if not ok:
+                continue
             val, cnt = _count_constrained(
                 vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order,
-                path, plen, pos, desig, mcw_in, mcw_k, boosted,
+                path, plen, pos, desig, mcw_in, mcw_k, boosted, hall,
             )  # fmt: skip
-            if val != INFEASIBLE:
-                n_counted = cnt + base_cnt
-                bonus = 0
-                for b in range(n_b):
+            if val == INFEASIBLE:
+                continue
+            if t == 0 and force_token:
+                holds = False
+                for i in range(m):
+                    if counted[i] and node_token[path[pos[i]]]:
+                        holds = True
+                if not holds:
+                    continue
+            n_counted = cnt + base_cnt
+            bonus = 0
+            for b in range(n_bonus):
+                c = opt_x[b, 0]
+                if c == 0:
+                    continue
+                if opt_min[b, c] >= 0 and n_counted - 1 < opt_min[b, c]:
+                    ok = False
+                bonus += opt_amt[b, c]
+            if ok and n_counted > 0 and (val + base_val + bonus) * mult > best:
+                best = (val + base_val + bonus) * mult
+                for p in range(plen):
+                    out_counted[p] = desig >= 0 and path[p] == desig
+                for i in range(m):
+                    if counted[i]:
+                        out_counted[pos[i]] = True
+                for b in range(n_bonus):
                     c = opt_x[b, 0]
-                    if c == 0:
-                        continue
-                    if opt_min[b, c] >= 0 and n_counted - 1 < opt_min[b, c]:
-                        ok = False
-                    bonus += opt_amt[b, c]
-                if ok and n_counted > 0 and (val + base_val + bonus) * mult > best:
-                    best = (val + base_val + bonus) * mult
-                    for p in range(plen):
-                        out_counted[p] = desig >= 0 and path[p] == desig
-                    for i in range(m):
-                        if counted[i]:
-                            out_counted[pos[i]] = True
-                    for b in range(n_bonus):
-                        c = opt_x[b, 0]
-                        out_bonus[b] = 0 if c == 0 else opt_amt[b, c] * mult
-        # next combination: mixed radix over bonuses; the token group never wraps to 0
+                    out_bonus[b] = 0 if c == 0 else opt_amt[b, c] * mult
+            if t == 0 and ok:
+                break  # the unforced counting holds a token: no forced one does better
+        # next combination of the other bonuses (mixed radix)
         b = 0
-        while b < n_b:
+        while b < n_bonus:
             opt_x[b, 0] += 1
             if opt_x[b, 0] <= opt_min[b, 0]:
                 break
-            opt_x[b, 0] = 1 if (force_token and b == n_bonus) else 0
+            opt_x[b, 0] = 0
             b += 1
-        if b == n_b:
+        if b == n_bonus:
             break
     return best
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ._compile import Compiled, compile_problem, option_buffer, train_params
 from ._enumerate import enumerate_routes
-from ._evaluate import evaluate
+from ._evaluate import evaluate, scratch_words
 from ._pack import pack
 from .problem import Problem
 from .solution import RouteResult, Solution
@@ -250,7 +250,8 @@ def _route_result(c: Compiled, problem: Problem, slot: int, routes: _Routes, i: 
         row_kinds, row_pay, row_visit, flags[0], flags[1], flags[3], c.token_counted,
         c.ep_a, c.ep_b, c.ep_counted, c.sp_a, c.sp_b, c.sp_amount, c.sp_counted,
         c.et_amt, c.et_min_other, c.mcw_in, c.mcw_k, counted, bonus,
-        np.empty(5 * len(stops) + 5, dtype=np.int64), np.empty(2 * len(stops) + 2, dtype=np.bool_),
+        np.empty(scratch_words(len(stops)), dtype=np.int64),
+        np.empty(2 * len(stops) + 2, dtype=np.bool_),
         option_buffer(c),
     )  # fmt: skip
     names = c.ep_names + c.sp_names + c.et_names

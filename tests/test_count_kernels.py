@@ -14,7 +14,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from routing._count import INFEASIBLE, NO_LIMIT, count_rows
+from routing._count import HALL_WORDS, INFEASIBLE, NO_LIMIT, count_rows
 
 KINDS = (1, 2, 3, 4)
 
@@ -81,7 +81,7 @@ def _kernel(vals, kinds, forced, rows, skip):
         np.array(forced, dtype=np.bool_), n,
         np.array([m for m, _c in rows], dtype=np.int64),
         np.array([c for _m, c in rows], dtype=np.int64), len(rows), skip, counted,
-        np.empty(n + 1, dtype=np.int64),
+        np.empty(n + 1, dtype=np.int64), np.full(HALL_WORDS, 99, dtype=np.int64),
     )  # fmt: skip
     return int(value), int(count), counted
 
