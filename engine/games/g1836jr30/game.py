@@ -17,8 +17,9 @@ cited per rule in the mixins (never copied):
   operating-round set; 18xx.games stops an unfinished game after turn 100); a player's
   value is cash, shares at the market price and open privates at face value.
 
-Simplifications (docs/TITLE_DATA.md, "1836Jr-30 rules engine"): the GCB is exchanged
-only once the B has a par price; no private is bought in the stock round (1830: none are).
+Simplifications (docs/TITLE_DATA.md, "1836Jr-30 rules engine"): no private is bought in
+the stock round (1830: none are).  The GCB may be exchanged before the B is parred (the
+certificate waits in ``loose_certs`` for the par, :meth:`StockMixin1830.unparred_share_ids`).
 Routes: ``run_routes`` takes the optimum, or declared routes
 (:meth:`engine.game.operating.OperatingMixin.check_routes`).
 """
@@ -100,10 +101,40 @@ class Game1836Jr30(AuctionMixin, StockMixin1830, TrainsMixin1830, OperatingMixin
         # BANKRUPTCY_ENDS_GAME_AFTER = :one
         return {"bankrupt": bool(self.bankrupt), "bank": self.bank_broken}
 
+    def normalise(self, action) -> dict:
+        """A private's exchange may name a certificate of a corporation not parred yet (it
+        has no certificates in the registry then)."""
+        if (
+            isinstance(action, dict)
+            and action.get("type") == "buy_shares"
+            and action.get("entity") in self.state.companies
+            and isinstance(action.get("shares"), list)
+            and action["shares"]
+            and str(action["shares"][0]) not in self.shares.certs
+        ):
+            corp = str(action["shares"][0]).rpartition("_")[0]
+            if str(action["shares"][0]) in self.unparred_share_ids(corp):
+                action = {k: v for k, v in action.items() if k not in ("id", "created_at")}
+                action.setdefault("corporation", corp)
+                action.setdefault("source", "treasury")
+                action.setdefault("percent", 10)
+                return action
+        return super().normalise(action)
+
     def check_details(self, action: dict) -> None:
-        """A private's exchange names a certificate of the IPO or the market."""
+        """A private's exchange names a certificate of the IPO or the market (before the
+        par: one of :meth:`unparred_share_ids`)."""
         if action["type"] == "buy_shares" and action["entity"] in self.state.companies:
             corp = action.get("corporation")
+            if corp not in self.shares.by_corp:
+                ids, free = action.get("shares"), self.unparred_share_ids(corp)
+                if not (isinstance(ids, list) and len(ids) == 1 and ids[0] in free
+                        and action.get("percent") == 10):  # fmt: skip
+                    raise IllegalAction(
+                        f"buy_shares by {action['entity']}: {corp} is not parred; name one "
+                        f"10% certificate of {', '.join(free) or 'none'}, got {ids!r}"
+                    )
+                return
             holder = corp if action.get("source") == "treasury" else POOL
             try:
                 self.shares.check_ids(action.get("shares"), corp, holder, action["percent"])

@@ -14,7 +14,7 @@ the first stock round; ``SELL_MOVEMENT = :down_share``: one row down per share s
 shares bought from the IPO cost the par price and pay the bank), ``round/stock.rb``
 ``finish_round`` (a sold-out corporation moves up) and ``step/exchange.rb`` (the GCB is
 exchanged for a B share from the IPO or the market, certificate limit aside, at any choice
-of a stock or operating round; the private closes).
+of a stock or operating round, also before the B is parred; the private closes).
 """
 
 from __future__ import annotations
@@ -258,8 +258,8 @@ class StockMixin1830:
 
     def _exchanges(self) -> list[dict]:
         """The GCB for a B share, by its owner at any choice of a stock or an operating
-        round (``step/exchange.rb``: a non-blocking step of both; here once the B has a
-        par price)."""
+        round (``step/exchange.rb``: a non-blocking step of both), also before the B has a
+        par price (see :meth:`unparred_share_ids`)."""
         out = []
         for company, info in self.state.companies.items():
             p = info["owner"]
@@ -269,6 +269,12 @@ class StockMixin1830:
                 if ab.get("type") != "exchange":
                     continue
                 for corp in ab.get("corporations", []):
+                    ids = self.unparred_share_ids(corp)
+                    if ids and "ipo" in ab.get("from", []):
+                        out.append({"type": "buy_shares", "entity": company, "corporation": corp,
+                                    "shares": [ids[0]], "source": "treasury", "percent": 10,
+                                    "price": 0})  # fmt: skip
+                        continue
                     if corp not in self.live_corporations() or not self._may_hold(p, corp, 10):
                         continue
                     for source, holder in (("treasury", corp), (POOL, POOL)):
@@ -288,6 +294,30 @@ class StockMixin1830:
                             )
         return out
 
+    def unparred_share_ids(self, corp: str) -> list[str]:
+        """Ordinary certificates of ``corp`` a private may be exchanged for while ``corp``
+        has no par price yet; empty once it has one, or if it is out of the game.
+
+        18xx.games (``step/exchange.rb`` ``can_exchange?``, ``share_pool.rb``
+        ``buy_shares`` with ``exchange``, ``corporation.rb`` ``available_share``): the
+        exchange takes the IPO's first ordinary certificate free, certificate limit aside,
+        and neither pars the corporation nor makes it ``ipoed``; its later par sets the
+        price as usual (whoever pars it), the certificate then counts towards the float
+        (it is out of the IPO) and cannot be sold before (``all_bundles_for_corporation``:
+        nothing of a corporation that is not ``ipoed``).  Until the par the certificate is
+        held in :attr:`loose_certs` (like the CFL's GCL share)."""
+        op = self.state.operators.get(corp)
+        if (
+            op is None
+            or op.kind != "corporation"
+            or op.removed
+            or op.closed
+            or corp in self.shares.by_corp
+        ):
+            return []
+        # create_shares: a 20% president's certificate and eight 10% ones (SYM_1..SYM_8)
+        return [f"{corp}_{i}" for i in range(1, 9) if f"{corp}_{i}" not in self.loose_certs]
+
     # ------------------------------------------------------------------ processing
     def stock_par(self, action: dict) -> None:
         self.round.data["parred"] = True
@@ -295,10 +325,10 @@ class StockMixin1830:
 
     def stock_buy_shares(self, action: dict) -> None:
         ent, cid = action["entity"], action["shares"][0]
-        cert = self.shares.certs[cid]
-        corp = cert.corp
         if ent in self.state.companies:
             return self._exchange(ent, cid)
+        cert = self.shares.certs[cid]
+        corp = cert.corp
         data = self.round.data
         if cert.owner == corp:
             data["bought_ipo"] = True
@@ -314,6 +344,11 @@ class StockMixin1830:
     def _exchange(self, company: str, cid: str) -> None:
         info = self.state.companies[company]
         player = info["owner"]
+        if cid not in self.shares.certs:  # the corporation has no par price yet
+            self.loose_certs[cid] = player
+            info["closed"] = True
+            self.note(f"{player} exchanges {company} for {cid} (not parred yet)")
+            return
         corp = self.shares.certs[cid].corp
         self.shares.buy(player, cid)
         info["closed"] = True

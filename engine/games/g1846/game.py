@@ -30,8 +30,9 @@ Facts follow the published 1846 rules as 18xx.games implements them (tobymao/18x
   after the OR set, all corporations and privates closed at once).
 
 Setup, the draft, the options (``first_ed``, ``second_ed_co``) and the 2-player variant
-(option ``two_player``) are in :mod:`engine.games.g1846.game_setup`.  Not modelled: Little
-Miami's connection check (its two lays are allowed on H12/G13 without it).
+(option ``two_player``) are in :mod:`engine.games.g1846.game_setup`; Little Miami's
+connection checks (``preprocess_little_miami``/``postprocess_little_miami``) in
+:mod:`engine.games.g1846.little_miami`.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from ...replay_market import Market1846
 from . import data as facts
 from .game_setup import OPTIONS, SetupMixin1846
 from .game_trains import TrainsMixin1846
+from .little_miami import LittleMiamiMixin, hexes_connected
 
 __all__ = ["Game1846", "OPTIONS"]
 
@@ -68,8 +70,11 @@ _IC_LAY = next(a for c in facts.CORPORATIONS if c["sym"] == "IC" for a in c["abi
                if a["type"] == "tile_lay")  # fmt: skip
 
 
-class Game1846(SetupMixin1846, TrainsMixin1846, BaseGame):
+class Game1846(LittleMiamiMixin, SetupMixin1846, TrainsMixin1846, BaseGame):
     """1846 for 3-5 players, or 2 with option ``two_player`` (see the module docstring)."""
+
+    #: Tiles of the Little Miami's lays (entities.rb).
+    LM_TILES = frozenset(_TILE_ABILITIES["LM"]["tiles"])
 
     TITLE = "1846"
     MIN_PLAYERS = 2  # 2 only with the 2-player variant (check_options)
@@ -97,6 +102,8 @@ class Game1846(SetupMixin1846, TrainsMixin1846, BaseGame):
         self.paid_borders: set[tuple[str, int]] = set()
         self.passes_closed = False
         self.together: tuple[str, str] | None = None  # (company, hex) of a half-done pair lay
+        #: Little Miami's first lay: (hex, exits it added), for the check of the second
+        self.lm_first: tuple[str, frozenset[int]] | None = None
         self.setup_removals_and_draft()
 
     # ------------------------------------------------------------------ stock hooks
@@ -488,16 +495,22 @@ class Game1846(SetupMixin1846, TrainsMixin1846, BaseGame):
         for company, ab in _TILE_ABILITIES.items():
             if not self._owns(op, company):
                 continue
-            if self.together is not None and self.together[0] != company:
+            # the other private lays stay open during the LM's pair (special_track.rb)
+            if self.together is not None and self.together[0] not in (company, "LM"):
                 continue
+            others = bool(acts)  # assigns, the C&WI token, MC/O&I lays (LM comes last)
             left = int(ab.get("count", 1)) - self.ability_uses.get(company, 0)
             if left <= 0:
                 continue
             hexes = list(ab["hexes"])
-            if self.together is not None:
+            if self.together is not None and self.together[0] == company:
                 hexes = [h for h in hexes if h != self.together[1]]
+            if company == "LM" and self.together is None and hexes_connected(self.state.board):
+                continue  # H12 and G13 already connected: no LM lays (little_miami.py)
             for hex_, opt in self.lay_options(op, hexes):
                 if opt.tile not in ab["tiles"]:
+                    continue
+                if company == "LM" and not self.lm_lay_ok(op, hex_, opt, others):
                     continue
                 cost = self.lay_cost(op, hex_, opt.tile, opt.rotation,
                                      discount=int(ab.get("discount", 0)),
@@ -514,6 +527,14 @@ class Game1846(SetupMixin1846, TrainsMixin1846, BaseGame):
         op = self.state.companies[company]["owner"]
         ab = _TILE_ABILITIES[company]
         cost = int(action["cost"])
+        if self.together is not None and self.together[0] != company:
+            self._forfeit_together()  # another private's lay ends the LM's pair
+        if company == "LM" and self.together is None:
+            # game.rb preprocess_little_miami: the exits before the first lay, for the
+            # after-check of the second (little_miami.py)
+            old = set(self.state.board.placed(hex_).exits)
+            new = self.state.board.manifest_tile(tile).exits(rot)
+            self.lm_first = (hex_, frozenset(e for e in new if e not in old))
         self._pay_borders(hex_, tile, rot)
         self.pay(op, BANK, cost, f"{company} tile on {hex_}")
         self.state.lay_tile(hex_, self.tile_id(action), rot)
