@@ -5,9 +5,11 @@
 ``_check`` adds the 1856 ones: the money is the title's F6000 (the bank, the players and the
 companies; escrow is the bank's), a player is below zero only while his cash crisis is the
 pending decision, the national holds at most ten tokens and nobody owes a loan once it formed,
-escrow is held only for escrow corporations.  Every game must end with a game-end reason of
-the rules (a broken bank, a bankruptcy) or the frozen position (nothing operates, no private
-pays, nobody can trade), where 18xx.games would play empty rounds to its turn limit (``dnf``).
+escrow is held only for escrow corporations, a one-share ("false") national president holds
+half the president's certificate with the other half in the IPO.  Every game must end with a
+game-end reason of the rules (a broken bank, a bankruptcy) or the frozen position (nothing
+operates, no private pays, nobody can trade), where 18xx.games would play empty rounds to
+its turn limit (``dnf``).
 
 Random tables mostly end in a bankruptcy before phase 5 (random loans, interest and trains
 sold between corporations leave presidents without money), so ``_steered`` games (a bot that
@@ -53,6 +55,13 @@ def _check(game, action) -> None:
         assert not any(game.loans.values()), f"loans after the national formed: {game.loans}"
     for corp, held in game.escrow.items():
         assert not held or game.cap.get(corp) == "escrow", f"{corp} holds escrow {held}"
+    fp = game.false_president
+    if fp is not None and data.NATIONAL in game.shares.by_corp:
+        # a one-share president holds half the certificate; the other half waits in the IPO
+        half = game.shares.certs[game.reserved_cert]
+        pres = game.shares.president_cert(data.NATIONAL)
+        assert pres.owner == fp and half.owner == data.NATIONAL
+        assert pres.percent == half.percent == game.unit(data.NATIONAL)
 
 
 def _finished(game, seed) -> None:

@@ -431,11 +431,11 @@ def test_first_six_train_calls_the_loans_in():
     game.apply({"type": "merge", "entity": "B", "corporation": "B"})
     # the B merged alone: price int(0.2 x 90) x 5 = 90 < 105 -> 100
     assert game.national_formed and game.share_price("MESS") == 100
-    # the share exchange: P1 20% of the B -> 1 share (a one-share "false" president, who
-    # pays 100 for the rest of the certificate), P2 and P3 10% -> none; their odd 20% makes
-    # one market share; 2 units awarded: ten 10% shares
-    assert game.shares.president("MESS") == "P1" and game.shares.percent("MESS", "P1") == 20
-    assert game.cash("P1") == p1 - 170 - 100
+    # the share exchange: P1 20% of the B -> 1 share (a one-share "false" president: half
+    # the certificate, nothing to pay now), P2 and P3 10% -> none; their odd 20% makes one
+    # market share; 2 units awarded: ten 10% shares
+    assert game.shares.president("MESS") == "P1" and game.shares.percent("MESS", "P1") == 10
+    assert game.false_president == "P1" and game.cash("P1") == p1 - 170
     assert game.shares.percent("MESS", POOL) == 10 and game.unit("MESS") == 10
     # the B's cash and loans: 30 to the national, its loans cancelled; its home token swapped
     assert game.cash("MESS") == 30 and game.state.operators["B"].closed
@@ -522,6 +522,227 @@ def test_a_national_of_more_than_ten_shares_has_twenty_five_percent_shares():
     assert all(game.state.operators[c].closed for c in ("Nord", "B", "HSM"))
     assert game.round.num == 2 and game.round.entities == ["MESS"]
     assert game.train_limit("MESS") == 3
+    invariants(game)
+
+
+def _false_president_game() -> Game1836Jr56:
+    """The B merges alone into the national (see the test above): P1, its president with 20%
+    of the B, receives one share, half the president's certificate."""
+    game = _nationalization_game()
+    game.apply({"type": "buy_train", "entity": "Nord", "train": "6-0", "variant": "6"})
+    game.apply({"type": "pass", "entity": "Nord"})  # P1 pays the Nord's 170
+    game.apply({"type": "merge", "entity": "B", "corporation": "B"})
+    return game
+
+
+def _to_stock_round(game: Game1836Jr56) -> None:
+    for _ in range(200):
+        if game.round.kind == "stock":
+            return
+        legal = game.legal_actions()
+        game.apply(next((a for a in legal if a["type"] == "pass"), legal[0]))
+    raise AssertionError("no stock round")
+
+
+def test_a_false_national_president_buys_up_his_certificate_first():
+    game = _false_president_game()
+    reg = game.shares
+    # the president's certificate holds one share (10%); the other half (10%) waits in the
+    # IPO, not for sale: 10 + 10 reserved + 70 for sale + 10 in the market = 100
+    assert reg.percent("MESS", "P1") == 10 and reg.president_cert("MESS").percent == 10
+    assert reg.percent("MESS", "MESS") == 80 and reg.percent("MESS", POOL) == 10
+    assert game.reserved_cert not in {c.id for c in game.national_ipo()}
+    assert len(game.national_ipo()) == 7
+    # meanwhile he may not sell the half certificate (even with a share held by another)
+    assert game.sale_sizes("P1", "MESS") == []
+    invariants(game)
+    _to_stock_round(game)
+    while game.round.current != "P1":
+        game.apply({"type": "pass", "entity": game.round.current})
+    legal = game.legal_actions()
+    # his turn: no pass, no other purchase; a national share (IPO or market) or sales
+    assert {a["type"] for a in legal} == {"buy_shares", "sell_shares"}
+    assert {a["corporation"] for a in legal if a["type"] == "buy_shares"} == {"MESS"}
+    assert all(a["corporation"] != "MESS" for a in legal if a["type"] == "sell_shares")
+    with pytest.raises(IllegalAction, match="other half"):
+        game.apply({"type": "pass", "entity": "P1"})
+    cash, bank = game.cash("P1"), game.cash(BANK)
+    ipo = next(a for a in legal if a["type"] == "buy_shares" and a["source"] == "treasury")
+    game.apply(ipo)
+    # he pays the IPO price 100 to the bank; the bought share stays in the IPO and the
+    # reserved half joins his certificate: 20%, the IPO 70 (what was for sale), 100 in all
+    assert game.cash("P1") == cash - 100 and game.cash(BANK) == bank + 100
+    assert reg.percent("MESS", "P1") == 20 and reg.president_cert("MESS").percent == 20
+    assert reg.certs[ipo["shares"][0]].owner == "MESS" and reg.percent("MESS", "MESS") == 70
+    assert game.false_president is None and reg.total("MESS") == 100
+    # the obligation is met: the turn goes on as usual (a pass is offered again)
+    assert any(a["type"] == "pass" for a in game.legal_actions())
+    invariants(game)
+
+
+def test_a_national_holder_buying_first_takes_the_false_presidency():
+    game = _false_president_game()
+    reg = game.shares
+    reg.move([game.national_ipo()[-1].id], "P2")  # by hand: P2 holds one national share
+    _refresh(game)
+    invariants(game)
+    _to_stock_round(game)
+    assert game.round.current == "P2"
+    cash, p1_cash = game.cash("P2"), game.cash("P1")
+    buy = next(
+        a for a in game.legal_actions()
+        if a["type"] == "buy_shares" and a["corporation"] == "MESS" and a["source"] == "market"
+    )  # fmt: skip
+    game.apply(buy)
+    # P2 pays the market price 100 to the bank (the market share stays there), hands his
+    # share to P1 and takes the whole certificate: P2 20%, P1 10%, market still 10%
+    assert game.cash("P2") == cash - 100 and game.cash("P1") == p1_cash
+    assert reg.president("MESS") == "P2" and reg.percent("MESS", "P2") == 20
+    assert reg.percent("MESS", "P1") == 10 and reg.percent("MESS", POOL) == 10
+    assert game.false_president is None and reg.total("MESS") == 100
+    invariants(game)
+    _pass(game, "P2")
+    _pass(game, "P3")
+    # P1 is an ordinary holder now: he may pass
+    assert game.round.current == "P1"
+    assert {"type": "pass", "entity": "P1"} in game.legal_actions()
+
+
+def test_a_false_president_who_cannot_pay_is_bankrupt():
+    game = _false_president_game()
+    _to_stock_round(game)
+    reg = game.shares
+    # by hand: P1 keeps 50 and no share he could sell (his Nord and HSM go to P2)
+    for corp in ("Nord", "HSM"):
+        reg.move([c.id for c in reg.certs_of("P1", corp)], "P2")
+        reg.presidents[corp] = "P2"
+    game.pay("P1", BANK, game.cash("P1") - 50)
+    _refresh(game)
+    while game.round.current != "P1":
+        game.apply({"type": "pass", "entity": game.round.current})
+    # 50 < the share's 100 and nothing to sell: bankrupt, the game ends at once
+    assert game.legal_actions() == [{"type": "bankrupt", "entity": "P1"}]
+    game.apply({"type": "bankrupt", "entity": "P1"})
+    assert game.finished and game.end_reason == "bankrupt" and game.bankrupt == ["P1"]
+
+
+def _token_game() -> Game1836Jr56:
+    """Four corporations owing loans, with 13 tokens: B H6 (home), E5 city 0, G7, J6; GCL
+    I9 (home), E5 city 1, H4, B10; Nord I3 (home), E7, J8; HSM D6 (home), H10."""
+    game = Game1836Jr56(["P1", "P2"], 1)
+    _auction(game)
+    _export_until(game, "6")
+    _corp(game, "Nord", 100, "P1", ["P1", "P2"], cash=710, loans=1)
+    _corp(game, "B", 90, "P1", ["P2"], loans=1)
+    _corp(game, "GCL", 90, "P2", ["P1"], loans=1)
+    _corp(game, "HSM", 80, "P2", ["P1"], loans=1)
+    extra = {"B": [("E5", 0), ("G7", 0), ("J6", 0)], "GCL": [("E5", 1), ("H4", 0), ("B10", 0)],
+             "Nord": [("E7", 0), ("J8", 0)], "HSM": [("H10", 0)]}  # fmt: skip
+    for corp, places in extra.items():
+        for hex_, city in places:
+            game.state.place_token(hex_, city, corp)
+    _refresh(game)
+    for _ in game.seats:
+        game.apply({"type": "pass", "entity": game.round.current})
+    _to_stage(game, "Nord", "train")
+    game.apply({"type": "buy_train", "entity": "Nord", "train": "6-0", "variant": "6"})
+    for corp in list(game.nationalizables):
+        game.apply({"type": "merge", "entity": corp, "corporation": corp})
+    return game
+
+
+def test_the_national_president_chooses_the_tokens_to_remove():
+    game = _token_game()
+    assert game.national_formed and sorted(game.nationalized) == ["B", "GCL", "HSM", "Nord"]
+    # 13 tokens: the homes H6, I9, I3, D6 and 9 others; E5 holds two (the B's and the
+    # GCL's): 13 - 1 duplicate = 12 > 10, so 13 - 10 = 3 go, the duplicate first
+    assert game.state.tokens_of("MESS") == []  # on the map once the choice is made
+    first = game.legal_actions()
+    assert {(a["type"], a["hex"], a["city"]) for a in first} == {
+        ("remove_token", "E5", 0), ("remove_token", "E5", 1)}  # fmt: skip
+    # a record's removal names the city by tile id ("E5-0-0": the printed E5's first city)
+    raw = {"type": "remove_token", "entity": "MESS", "city": "E5-0-0", "slot": 0}
+    act = game.record_action(raw, {"type": "remove_token", "entity": "MESS"})
+    assert act == {"type": "remove_token", "entity": "MESS", "hex": "E5", "city": 0}
+    game.apply(act)
+    # then two more, out of any hex but the homes
+    rest = {(a["hex"], a["city"]) for a in game.legal_actions()}
+    assert rest == {("E5", 1), ("G7", 0), ("J6", 0), ("H4", 0), ("B10", 0), ("E7", 0),
+                    ("J8", 0), ("H10", 0)}  # fmt: skip
+    with pytest.raises(IllegalAction):
+        game.apply({"type": "remove_token", "entity": "MESS", "hex": "H6", "city": 0})
+    game.apply({"type": "remove_token", "entity": "MESS", "hex": "G7", "city": 0})
+    game.apply({"type": "remove_token", "entity": "MESS", "hex": "J6", "city": 0})
+    # ten left, all placed: none spare (ten tokens), one per hex
+    placed = sorted(game.state.tokens_of("MESS"))
+    assert placed == [("B10", 0), ("D6", 0), ("E5", 1), ("E7", 0), ("H10", 0), ("H4", 0),
+                      ("H6", 0), ("I3", 0), ("I9", 0), ("J8", 0)]  # fmt: skip
+    assert game.tokens_left("MESS") == 0 and not game.token_removal_pending()
+    invariants(game)
+
+
+def test_town_upgrades_from_phase_six():
+    game = Game1836Jr56(["P1", "P2", "P3"], 1)
+    _auction(game)
+    _export_until(game, "6")
+    _corp(game, "Nord", 100, "P1", ["P2"], cash=500)
+    # Gand (H4) holds a yellow straight city toward Bruges (H2, edge 1) with a Nord token;
+    # Bruges has the sharp town 3 on its edges 4 (Gand) and 5 (Lille)
+    game.state.lay_tile("H4", "57-0", 1)
+    game.state.place_token("H4", 0, "Nord")
+    game.state.lay_tile("H2", "3-0", 4)
+    _refresh(game)
+    while game.round.kind == "stock":
+        game.apply({"type": "pass", "entity": game.round.current})
+
+    def lays_on_h2():
+        lays = game.legal_track("Nord")
+        return {(a["tile"], a["rotation"]) for a in lays if a.get("hex") == "H2"}
+
+    _to_stage(game, "Nord", "track")
+    # phase 5: a town tile has no upgrade (the manifest has no green town tile)
+    assert lays_on_h2() == set()
+    _export_until(game, "8")  # the first 6-train: phase 6, "upgradeable_towns"
+    _refresh(game)
+    # the yellow city 5 or the plain curve 7, each at the one rotation keeping exits 4, 5
+    assert lays_on_h2() == {("5", 4), ("7", 4)}
+    # the bare tile check, which cannot see the phase, refuses a town upgrade itself
+    assert game.state.tile_problems("H2", game.state.board.manifest_tile("5"), 4)
+    game.apply({"type": "lay_tile", "entity": "Nord", "hex": "H2", "tile": "5", "rotation": 4})
+    assert game.state.board.placed("H2").tile.name == "5"
+    # the town is gone: the green city 15 (exits 2-5) may follow it although Bruges is
+    # printed with a town
+    state = game.state
+    assert state.tile_problems("H2", state.board.manifest_tile("15"), 2) == []
+    assert state.tile_problems("H2", state.board.manifest_tile("15"), 3)  # an exit off the map
+    invariants(game)
+
+
+def test_double_towns_upgrade_to_a_green_city():
+    game = Game1836Jr56(["P1", "P2", "P3"], 1)
+    _auction(game)
+    _export_until(game, "6")
+    _corp(game, "NFL", 100, "P1", ["P2"], cash=300)
+    # the double town 2 on B8's edges 0, 3, 4, 5; edge 3 meets the NFL's home A9 (edge 0)
+    game.state.lay_tile("B8", "2-0", 3)
+    _refresh(game)
+    while game.round.kind == "stock":
+        game.apply({"type": "pass", "entity": game.round.current})
+    _to_stage(game, "NFL", "track")
+
+    def lays_on_b8():
+        return {(a["tile"], a["rotation"]) for a in game.legal_track("NFL") if a.get("hex") == "B8"}
+
+    assert lays_on_b8() == set()  # phase 5
+    _export_until(game, "8")
+    _refresh(game)
+    # phase 6: only the green city 15 at rotation 3 keeps the four exits 0, 3, 4, 5 (the
+    # yellow city 5 and plain track are no upgrade of a double town)
+    assert lays_on_b8() == {("15", 3)}
+    cash = game.cash("NFL")
+    game.apply({"type": "lay_tile", "entity": "NFL", "hex": "B8", "tile": "15", "rotation": 3})
+    # no cost: B8's water (80) was paid with the first tile
+    assert game.state.board.placed("B8").tile.name == "15" and game.cash("NFL") == cash
     invariants(game)
 
 

@@ -3,7 +3,7 @@
 from engine.title import Title
 
 from . import data
-from .rules import check_position, route_spec
+from .rules import check_position, check_tile, route_spec
 
 __all__ = ["TITLE"]
 
@@ -13,4 +13,5 @@ TITLE = Title(
     route_spec=route_spec,
     name="1836Jr-56",
     check_position=check_position,
+    check_tile=check_tile,
 )

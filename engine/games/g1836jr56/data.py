@@ -126,6 +126,14 @@ TILES = {
     "126": 1, "127": 1,
 }
 
+# Phase 6 on ("upgradeable_towns", g_1856/game.rb upgrades_to?): a town tile may be replaced
+# by these tiles (a yellow city or plain track; a double town by a green city), keeping its
+# exits.  1 and 55 are not in this manifest.
+TOWN_UPGRADES = {
+    "3": ("5", "7"), "4": ("57", "9"), "58": ("6", "8"),
+    "1": ("14",), "55": ("14",), "2": ("15",), "56": ("15",),
+}
+
 # 1856's market (1836Jr-56 does not replace it).
 MARKET = [
     ["70", "75", "80", "90", "100p", "110", "125", "150", "175", "200", "225", "250", "275", "300", "325", "350", "375", "400", "425", "450"],

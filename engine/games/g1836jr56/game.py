@@ -107,6 +107,14 @@ class Game1836Jr56(NationalMixin56, LoansMixin56, OperatingMixin56, StockMixin56
         self.pre_market = 0
         self.pre_prices: list[int] = []
         self.nat_places: list[list[tuple[str, int]]] = []
+        # the national's tokens waiting for its president's removals (game_national)
+        self.nat_tokens: list[tuple[str, int]] = []
+        self.nat_dups: list[str] = []
+        self.nat_excess = 0
+        self.nat_free_hexes: set[str] = set()
+        # a one-share national president and the reserved half of his certificate
+        self.false_president: str | None = None
+        self.reserved_cert: str | None = None
         self.borrowed: str | None = None
         self.start_auction()
 
@@ -198,7 +206,7 @@ class Game1836Jr56(NationalMixin56, LoansMixin56, OperatingMixin56, StockMixin56
 
         ``destination_connection`` is the site's note of what the lay before it connected;
         the engine finds destinations itself, so it is checked, not applied; ``merge``
-        names its corporation.
+        names its corporation; ``remove_token`` names the city (``"57-0-0"``).
 
         Raises
         ------
@@ -214,11 +222,20 @@ class Game1836Jr56(NationalMixin56, LoansMixin56, OperatingMixin56, StockMixin56
             return None
         if action["type"] == "merge":
             action["corporation"] = str(raw.get("corporation", action["entity"]))
+        if action["type"] == "remove_token":
+            action["hex"], action["city"] = self.state.resolve_city(str(raw.get("city")))
         return action
+
+    def legal_key(self, action: dict) -> tuple:
+        """A national's token removal is told apart by its hex and city."""
+        if action.get("type") == "remove_token":
+            return ("remove_token", action.get("entity"), action.get("hex"), action.get("city"))
+        return super().legal_key(action)
 
     def explain_detail(self, action: dict) -> str | None:
         return (
-            self.explain_loans(action)
+            self.explain_false_president(action)
+            or self.explain_loans(action)
             or self.explain_national(action)
             or super().explain_detail(action)
         )

@@ -152,7 +152,7 @@ class LoansMixin56:
             unit = self.unit(corp)
             price = self.share_price(corp)
             pool = self.shares.percent(corp, POOL)
-            for size in self.shares.sale_sizes(pres, corp):
+            for size in self.sale_sizes(pres, corp):
                 if pool + size > self.MARKET_SHARE_LIMIT:
                     continue
                 if corp in guarded and self.shares.swaps_president(pres, corp, size):

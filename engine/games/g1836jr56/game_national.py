@@ -22,9 +22,16 @@ Facts from tobymao/18xx @111f7f69 (MIT) ``g_1856/game.rb`` (``event_nationalizat
   share per 20%), 20 shares at most; with more than 10 shares handed out the national has
   twenty 5% shares (president's certificate 10%), else ten 10% shares; the player with the
   most (first in that order on a tie) becomes president;
-- the tokens: the merged corporations' homes first, then their other tokens, become national
-  tokens, at most one per hex and ten in all; the national has ten tokens and buys more
-  placements at 100;
+- a "false" president (the most shares any player receives is one) holds half the
+  president's certificate (one share); the other half is reserved in the IPO until he buys it
+  up as his first action of the next stock round (``false_national_president``, see
+  :mod:`~engine.games.g1836jr56.game_stock`);
+- the tokens (``national_token_swap``, ``step/remove_tokens.rb``): the merged corporations'
+  homes become national tokens, then their other tokens outside the home hexes (one per
+  city); when a hex then holds two national tokens, or there are more than ten, the
+  national's president chooses which to remove (``remove_token``: a hex's duplicates first,
+  then any token outside the home hexes down to ten); the national has ten tokens and buys
+  more placements at 100;
 - it operates straight after the current corporation when none of the merged ones has run
   in this round, else from the next round; it may first discard trains that rust and must
   come down to three trains, its limit from then on (the phase's two plus one);
@@ -32,17 +39,13 @@ Facts from tobymao/18xx @111f7f69 (MIT) ``g_1856/game.rb`` (``event_nationalizat
   train when it has none; its price never reaches a closing cell; loans end and no interest
   is due from its formation on.
 
-Simplifications (docs/TITLE_DATA.md): which duplicate or surplus national token is dropped is
-not the national president's choice (homes, then the merged corporations' order, are kept);
-a "false" president (the most shares awarded is one) receives the whole president's
-certificate and pays the bank the price of the second share at once, instead of buying it
-as his first action of the next stock round.
+Readings are listed in docs/TITLE_DATA.md ("1836Jr-56 rules coverage").
 """
 
 from __future__ import annotations
 
 from ...game.base import BANK
-from ...game.shares import POOL
+from ...game.shares import POOL, Certificate
 from ...money_1856 import national_awards, national_price
 from ..g1836jr30.game_stock import HOLDING_LIMIT
 
@@ -166,7 +169,7 @@ class NationalMixin56:
         self.start(nat)
         self.state.operators[nat].home_placed = True
         self.note(f"-- {nat} forms at {price} with {20 if twenty else 10} shares --")
-        self._hand_out(seats, president, false_pres, market_count, price)
+        self._hand_out(seats, president, false_pres, market_count)
         self._national_tokens()
         for major in self.nationalized:
             self.close_corporation(major, f"merged into {nat}")
@@ -176,7 +179,7 @@ class NationalMixin56:
         if not self.national_discard_actions():
             self.done_discarding()
 
-    def _hand_out(self, seats, president, false_pres: bool, market_count: int, price) -> None:
+    def _hand_out(self, seats, president, false_pres: bool, market_count: int) -> None:
         nat = self.NATIONAL
         reg = self.shares
         given = 1
@@ -188,20 +191,31 @@ class NationalMixin56:
                 reg.par(nat, p)
                 n -= 2
                 if false_pres:
-                    # simplification: the second share is paid for at once (18xx.games: in
-                    # the next stock round)
-                    self.pay(p, BANK, price, f"{p} buys up to the {nat} presidency", debt=True)
-                    self.note(f"{p} pays {price} for the second share of {nat}'s presidency")
+                    # half the certificate (one share); the other half waits in the IPO
+                    # until he buys it up (``national_share_swap``)
+                    pres = reg.president_cert(nat)
+                    pres.percent //= 2
+                    cid = f"{nat}_{len(reg.by_corp[nat])}"
+                    half = Certificate(cid, nat, pres.percent, False, nat)
+                    reg.by_corp[nat].append(half)
+                    reg.certs[half.id] = half
+                    reg.move([half.id], nat)
+                    self.reserved_cert = half.id
+                    self.false_president = p
+                    self.note(
+                        f"{p} is {nat}'s president with one share: he must buy the other half "
+                        "of the president's certificate in the next stock round"
+                    )
                     n += 1
             while n > 0 and given < MAX_NATIONAL_SHARES - 1:
-                ipo = reg.ordinary(nat, nat)
+                ipo = self.national_ipo()
                 if not ipo:
                     break
                 reg.move([ipo[-1].id], p)
                 n -= 1
                 given += 1
         if market_count:
-            ipo = reg.ordinary(nat, nat)
+            ipo = self.national_ipo()
             reg.move([c.id for c in ipo[len(ipo) - min(market_count, len(ipo)) :]], POOL)
         reg.check_president(nat)
         for p in self.seats:
@@ -211,20 +225,81 @@ class NationalMixin56:
             if reg.percent(nat, p):
                 self.note(f"{p} receives {reg.percent(nat, p)}% of {nat}")
 
+    def national_ipo(self) -> list:
+        """The national's IPO certificates for sale (not the half of a false president's
+        certificate that waits there for him)."""
+        return [c for c in self.shares.ordinary(self.NATIONAL, self.NATIONAL)
+                if c.id != self.reserved_cert]  # fmt: skip
+
+    # ------------------------------------------------------------------ tokens
     def _national_tokens(self) -> None:
+        """``national_token_swap``: homes, then the other tokens outside the home hexes (one
+        per city); duplicates in a hex and tokens beyond ten wait for the president's
+        choice (:meth:`token_removal_actions`)."""
         nat = self.NATIONAL
         self.token_adjust[nat] = NATIONAL_TOKENS
-        homes = [places[0] for places in self.nat_places if places]
-        rest = [hc for places in self.nat_places for hc in places[1:]]
-        hexes: set[str] = set()
-        for hex_, city in homes + rest:
-            if hex_ in hexes or len(hexes) >= NATIONAL_TOKENS:
-                continue
-            if city >= len(self.state.board.tile(hex_).cities):
-                continue
+        board = self.state.board
+        homes = [
+            places[0]
+            for major, places in zip(self.nationalized, self.nat_places, strict=True)
+            if places and places[0][0] in self.state.operators[major].home
+        ]
+        home_hexes = {h for h, _c in homes}
+        candidates = list(homes)
+        for places in self.nat_places:
+            for place in places:
+                if place[0] not in home_hexes and place not in candidates:
+                    candidates.append(place)
+        candidates = [(h, c) for h, c in candidates if c < len(board.tile(h).cities)]
+        per_hex: dict[str, int] = {}
+        for h, _c in candidates:
+            per_hex[h] = per_hex.get(h, 0) + 1
+        dups = [h for h, n in per_hex.items() if n > 1]
+        keep = max(len(homes), NATIONAL_TOKENS)
+        excess = len(candidates) - keep if len(candidates) - len(dups) > keep else 0
+        self.nat_tokens = candidates
+        self.nat_dups = dups
+        self.nat_excess = excess
+        self.nat_free_hexes = {h for h, _c in candidates} - home_hexes
+        if dups:
+            self.note(f"-- {nat}'s president removes a token from each of {', '.join(dups)} --")
+        if excess:
+            self.note(f"-- {nat} would hold {len(candidates)} tokens: its president removes "
+                      f"{excess} --")  # fmt: skip
+        if not self.token_removal_pending():
+            self._place_national_tokens()
+
+    def token_removal_pending(self) -> bool:
+        return bool(self.nat_dups or self.nat_excess)
+
+    def token_removal_actions(self) -> list[dict]:
+        """``step/remove_tokens.rb``: one of the first duplicate hex's tokens, then any token
+        outside the home hexes; the removed tokens are off the map until the choice is
+        made (the national holds at most one token per hex)."""
+        hexes = self.nat_dups[:1] if self.nat_dups else self.nat_free_hexes
+        return [
+            {"type": "remove_token", "entity": self.NATIONAL, "hex": h, "city": c}
+            for h, c in self.nat_tokens
+            if h in hexes
+        ]
+
+    def operating_remove_token(self, action: dict) -> None:
+        place = (action["hex"], int(action["city"]))
+        self.nat_tokens.remove(place)
+        if self.nat_dups:
+            self.nat_dups.pop(0)
+        if self.nat_excess:
+            self.nat_excess -= 1
+        self.note(f"{self.NATIONAL} removes its token in {place[0]} (city {place[1]})")
+        if not self.token_removal_pending():
+            self._place_national_tokens()
+
+    def _place_national_tokens(self) -> None:
+        nat = self.NATIONAL
+        for hex_, city in self.nat_tokens:
             self.state.place_token(hex_, city, nat, check=False)
-            hexes.add(hex_)
-        self.note(f"{nat} has {len(hexes)} tokens on the map")
+        self.note(f"{nat} has {len(self.nat_tokens)} tokens on the map")
+        self.nat_tokens = []
 
     def _insert_national(self) -> None:
         """Runs next if none of the merged corporations has run this round."""
@@ -271,6 +346,11 @@ class NationalMixin56:
             if not self.nationalizables:
                 return "corporations merge into the national only when the first 6-train is sold"
             return f"{self.nationalizables[0]} decides now"
+        if kind == "remove_token":
+            if not self.token_removal_pending():
+                return "the national removes tokens only when it forms with too many"
+            hexes = sorted({a["hex"] for a in self.token_removal_actions()})
+            return f"{self.NATIONAL} removes one of its tokens in {', '.join(hexes)}"
         if kind == "pass" and self.nationalizables and ent == self.nationalizables[0]:
             owed = int(self.data.LOAN_VALUE) * self.loans[ent] - self.cash(ent)
             return f"{ent}'s president lacks the {owed} to clear its loans: it must merge"

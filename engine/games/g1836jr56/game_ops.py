@@ -27,6 +27,10 @@ per round, privates bought in phases 3-4, the E-SF and CdH abilities) with the 1
   rusts, pays face value when trading with another corporation (``train_buy`` ability) and
   must buy a permanent train while it has more than 1100 (750 holding a tradeable train);
   after the train step a borrowed train returns and excess loans are repaid;
+- town upgrades (phase ``upgradeable_towns``: from the first 6, ``g_1856/game.rb``
+  ``upgrades_to?``, ``gray_phase?``): a laid town tile may be replaced by a yellow city or
+  plain track (3 by 5 or 7, 4 by 57 or 9, 58 by 6 or 8), a double town by a green city (2 and
+  56 by 15), keeping its exits, with an exit on the network like any lay;
 - the Régie des Postes (``g_1856/step/assign.rb``): its owning corporation puts the +20 token
   on one of its hexes during its turn, which closes the private; the token works for that
   corporation until the first 6-train (``event_remove_tokens!``).
@@ -39,12 +43,16 @@ from collections import deque
 
 from ...game.base import BANK
 from ...game.shares import POOL
+from ...game.track import LayOption
 from ...hexgrid import opposite
 from ...position import Assignment
 from ...tiles.parse import Edge, NodeRef
 from ..g1836jr30.game_trains import _ends
 
 __all__ = ["OperatingMixin56"]
+
+#: (hex, town tile, rotation) -> its town upgrades (LayOption), for every game
+_TOWN_OPTIONS: dict[tuple, tuple] = {}
 
 #: Stages before the train step ends, in which a loan may be taken.
 LOAN_STAGES = frozenset({"track", "token", "borrow", "route", "dividend", "train"})
@@ -140,8 +148,76 @@ class OperatingMixin56:
         return [Assignment(hex_, self.data.POST_COMPANY, corp)]
 
     # ------------------------------------------------------------------ track and destinations
+    def _lay_options(self, hexes, connected: dict | None) -> list[tuple[str, object]]:
+        """The shared lays, and from phase 6 (gray tiles) the town upgrades."""
+        out = super()._lay_options(hexes, connected)
+        if "gray" not in self.state.phase.get("tiles", ()):
+            return out
+        board = self.state.board
+        in_use = board.tiles_in_use()
+        for hex_ in hexes:
+            if hex_ not in board:
+                continue
+            placed = board.placed(hex_)
+            if placed.preprinted or placed.tile.name not in self.data.TOWN_UPGRADES:
+                continue
+            edges = connected.get(hex_) if connected is not None else None
+            for opt in self._town_options(hex_, placed):
+                if in_use[opt.tile] >= board.tile_count(opt.tile):
+                    continue
+                if edges is not None and not opt.exits & edges:
+                    continue
+                out.append((hex_, opt))
+        return out
+
+    def _town_options(self, hex_: str, placed) -> tuple:
+        """Every town upgrade of ``hex_``'s tile at every rotation, cached per tile and
+        rotation: the shared tile checks less the colour step and the kept-paths rule (the
+        tile check refuses a town upgrade, not knowing the phase); the old exits must stay
+        (``step/track.rb`` ``old_paths_are_preserved`` in the gray phase)."""
+        key = (hex_, placed.tile.name, placed.rotation)
+        found = _TOWN_OPTIONS.get(key)
+        if found is None:
+            board, out = self.state.board, []
+            old_exits = frozenset(placed.exits)
+            for name in self.data.TOWN_UPGRADES[placed.tile.name]:
+                if name not in board.manifest:
+                    continue
+                tile = board.manifest_tile(name)
+                for rot in range(6):
+                    exits = frozenset(tile.exits(rot))
+                    if not old_exits <= exits or self._town_problems(hex_, tile, rot):
+                        continue
+                    out.append(LayOption(name, rot, exits, True, True, tile.color, frozenset()))
+            found = _TOWN_OPTIONS[key] = tuple(out)
+        return found
+
+    def _town_problems(self, hex_: str, tile, rotation: int) -> list[str]:
+        colour = f"tile {tile.name!r} ({tile.color}) cannot replace"
+        return [
+            p
+            for p in self.state.tile_problems(hex_, tile, rotation)
+            if not p.startswith((colour, "no tile", "phase ")) and "breaks the existing" not in p
+        ]
+
+    def _town_upgrade(self, action: dict) -> bool:
+        placed = self.state.board.placed(action["hex"])
+        return not placed.preprinted and action["tile"] in self.data.TOWN_UPGRADES.get(
+            placed.tile.name, ()
+        )
+
     def operating_lay_tile(self, action: dict) -> None:
-        super().operating_lay_tile(action)
+        if self._town_upgrade(action):
+            # legal (the legal list offered it); the shared tile check would refuse it
+            op, hex_, rot = self.or_turn.op, action["hex"], action["rotation"]
+            cost = int(action["cost"])
+            self.pay(op, BANK, cost, f"tile {action['tile']} on {hex_}")
+            self.state.lay_tile(hex_, self.tile_id(action), rot, check=False)
+            self.or_turn.lays.append((hex_, True))
+            self.or_turn.index += 1
+            self.note(f"{op} upgrades the town on {hex_} to {action['tile']} (rotation {rot})")
+        else:
+            super().operating_lay_tile(action)
         self.check_destinations()
 
     def check_destinations(self) -> None:
@@ -385,6 +461,8 @@ class OperatingMixin56:
             return self.crisis_actions(player)
         if self.nationalizables:
             return self.nationalization_actions()
+        if self.token_removal_pending():
+            return self.token_removal_actions()
         if self.national_discarding:
             acts = self.national_discard_actions()
             if acts:

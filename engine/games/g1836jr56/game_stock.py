@@ -24,7 +24,16 @@ copied:
 - ``g_1856/round/stock.rb`` ``corporations_to_move_price``: a sold-out corporation (players
   hold 100%) moves up at the end of the round, started or not;
 - the national may have twenty 5% shares (``national_issue_shares!``): a 5% share costs the
-  share price and counts half a certificate (``cert_size``).
+  share price and counts half a certificate (``cert_size``);
+- a "false" national president (``false_national_president``, ``g_1856/game.rb``
+  ``national_share_swap`` and ``step/buy_sell_par_shares.rb``) holds half the president's
+  certificate.  On his first turn of the next stock round he may only sell shares (not the
+  national's) and buy a national share from the IPO or the market: he pays its price to the
+  bank, the share stays where it was and his certificate grows to the whole (``buy_and_grow_
+  presidency``).  With nothing to sell and too little cash he is bankrupt and the game ends
+  (``failed_to_raise_money``; here a lone ``bankrupt`` action).  A player already holding
+  national shares who buys one before him takes the presidency the same way: he pays the
+  price, hands one share to the false president and receives the whole certificate.
 """
 
 from __future__ import annotations
@@ -137,7 +146,10 @@ class StockMixin56:
             for source, holder in (("treasury", corp), (POOL, POOL)):
                 if data["bought"] and not self._multiple_ok(corp, source):
                     continue
-                certs = self.shares.ordinary(corp, holder)
+                if holder == self.NATIONAL:
+                    certs = self.national_ipo()
+                else:
+                    certs = self.shares.ordinary(corp, holder)
                 if not certs:
                     continue
                 price = self.value_of(corp, unit, ipo=holder == corp)
@@ -155,6 +167,20 @@ class StockMixin56:
                     )
         return out
 
+    def legal_stock(self) -> list[dict]:
+        p = self.round.current
+        if p is None or p != self.false_president:
+            return super().legal_stock()
+        # his first action: sell (not the national) or buy up the presidency; no pass
+        acts = [a for a in self._buys(p) if a["corporation"] == self.NATIONAL]
+        acts += self._sales(p)
+        return acts or [{"type": "bankrupt", "entity": p}]
+
+    def stock_bankrupt(self, action: dict) -> None:
+        p = action["entity"]
+        self.note(f"-- {p} cannot buy up the {self.NATIONAL} presidency and is bankrupt --")
+        self.bankrupt.append(p)
+
     def ipo_receiver(self, corp: str) -> str:
         """Who is paid for a share out of ``corp``'s IPO now (the bank holds escrow)."""
         cap = self.cap.get(corp)
@@ -164,6 +190,13 @@ class StockMixin56:
 
     def stock_buy_shares(self, action: dict) -> None:
         ent, cid = action["entity"], action["shares"][0]
+        nat, fp = self.NATIONAL, self.false_president
+        if (
+            fp is not None
+            and action["corporation"] == nat
+            and (ent == fp or self.shares.percent(nat, ent))
+        ):
+            return self._buy_up_presidency(action)
         cert = self.shares.certs[cid]
         corp = cert.corp
         data = self.round.data
@@ -186,6 +219,41 @@ class StockMixin56:
         self.after_share_change(corp)
         self._stock_bought(ent)
 
+    def _buy_up_presidency(self, action: dict) -> None:
+        """``buy_and_grow_presidency``: the price to the bank, the bought share stays put,
+        the reserved half joins the president's certificate (a new president first hands
+        the false one a share)."""
+        ent, nat, reg = action["entity"], self.NATIONAL, self.shares
+        fp, price = self.false_president, int(action["price"])
+        data = self.round.data
+        if reg.certs[action["shares"][0]].owner == nat:
+            data["bought_ipo"] = True
+        data["bought_corps"].add(nat)
+        self.pay(ent, BANK, price, f"{ent} buys up the {nat} presidency")
+        reserved = reg.certs.pop(self.reserved_cert)
+        reg.by_corp[nat].remove(reserved)
+        pres = reg.president_cert(nat)
+        if ent != fp:
+            reg.move([reg.ordinary(nat, ent)[0].id], fp)
+            reg.move([pres.id], ent)
+            reg.presidents[nat] = ent
+            self.note(f"{ent} takes the {nat} presidency from {fp}")
+        pres.percent *= 2
+        self.false_president = self.reserved_cert = None
+        if reg.percent(nat, ent) > HOLDING_LIMIT:
+            self.over_limit.add(nat)
+        data["unvested"] = nat
+        self.note(f"{ent} pays {price} for the whole {nat} president's certificate "
+                  f"({pres.percent}%)")  # fmt: skip
+        self._stock_bought(ent)
+
+    def sale_sizes(self, p: str, corp: str) -> list[int]:
+        """What ``p`` may sell of ``corp`` as far as the certificates go; a false national
+        president does not sell his half certificate."""
+        if corp == self.NATIONAL and p == self.false_president:
+            return []
+        return self.shares.sale_sizes(p, corp)
+
     # ------------------------------------------------------------------ selling
     def _sales(self, p: str) -> list[dict]:
         if not self.sale_timing_ok(p, ""):
@@ -195,7 +263,7 @@ class StockMixin56:
         for corp in self.live_corporations():
             if corp in data["sold_now"]:
                 continue  # MUST_SELL_IN_BLOCKS: one sale of a corporation per turn
-            sizes = self.shares.sale_sizes(p, corp)
+            sizes = self.sale_sizes(p, corp)
             if not sizes:
                 continue
             if data.get("unvested") == corp:
@@ -247,6 +315,17 @@ class StockMixin56:
             i = self.players.index(nxt)
             self.players = self.players[i:] + self.players[:i]
         self.note(f"{self.players[0]} has priority")
+
+    def explain_false_president(self, action: dict) -> str | None:
+        fp = self.false_president
+        if fp is None or action.get("entity") != fp or self.round.kind != "stock":
+            return None
+        if self.round.current != fp or action.get("type") == "sell_shares":
+            return None
+        return (
+            f"{fp} must first buy the other half of the {self.NATIONAL} president's "
+            "certificate (selling shares to raise the money)"
+        )
 
     def explain_stock(self, action: dict) -> str | None:
         corp = action.get("corporation")

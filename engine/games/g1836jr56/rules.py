@@ -11,12 +11,19 @@ per the rules for Toronto"):
   ``revenue_for``) adds it once per route however many stops of the hex the route counts; the
   token disappears when the first 6-train is bought, so it never counts from phase 6 on.
 
+Tiles (:func:`check_tile`): from phase 6 a town tile may become a yellow city or plain track, a
+double town a green city (``data.TOWN_UPGRADES``, 18xx.games ``g_1856/game.rb``
+``upgrades_to?``); the game engine offers and lays those
+(:mod:`~engine.games.g1836jr56.game_ops`), the tile check lets the new townless tiles be
+upgraded further.
+
 The position names the token as an assignment ``{"hex": ..., "ability": "RdP", "company":
 <corporation>}``; ``company`` is the corporation the token works for.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import routing
@@ -25,7 +32,7 @@ from engine.title import RouteSpec, RouteView
 
 from . import data
 
-__all__ = ["route_spec", "post_active", "check_position", "POST_ABILITIES"]
+__all__ = ["route_spec", "post_active", "check_position", "check_tile", "POST_ABILITIES"]
 
 #: Accepted spellings of the Régie des Postes in ``assignments[].ability`` (lower case).
 POST_ABILITIES = frozenset({"rdp", "régie des postes", "regie des postes", "regie_des_postes"})
@@ -111,3 +118,24 @@ def check_position(position, board) -> None:
         if seen:
             raise ValueError(f"{at}: the Régie des Postes token is assigned twice")
         seen = True
+
+
+def check_tile(board, hex: str, tile, rotation: int, problems: list[str]) -> list[str]:  # noqa: A002
+    """The title's tile checks (:class:`~engine.title.Title` ``check_tile``): upgraded towns.
+
+    On a hex printed with towns, a tile without towns that replaces a laid tile (after a
+    town upgrade: its later upgrades), or a green or later one (a position lists only the
+    final tile), is not held to the printed town and city counts.  A yellow tile on the
+    printed hex is a first lay and keeps them (so a position showing a yellow city or plain
+    track on a town hex is refused: it cannot be told from an illegal first lay).  The town
+    upgrades themselves depend on the phase, which the board does not know: the game engine
+    offers and lays them (:mod:`~engine.games.g1836jr56.game_ops`); this check refuses them.
+    """
+    later = not board.placed(hex).preprinted or tile.color != "yellow"
+    if not tile.towns and later and board.check_hex(hex).printed.towns:
+        problems = [p for p in problems if not _COUNTS.match(p)]
+    return problems
+
+
+#: upgrade_problems' town and city counts against the printed hex
+_COUNTS = re.compile(r"tile '[^']*' has \d+ (towns|cities), hex \S+ has \d+$")
