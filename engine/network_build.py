@@ -220,25 +220,37 @@ def build_network(
                     nodes[node]["terminal"] = True
         segs.append([u, v, coord, su, sv])
 
-    # ---- prune junctions that no route can pass: fewer than two distinct sides
+    # ---- prune junctions that no route can pass: fewer than two distinct sides.  A
+    # worklist: a dead segment takes its side away from both ends, which may leave another
+    # junction with a single side, and so on.
     alive = [True] * len(segs)
-    changed = True
-    while changed:
-        changed = False
-        sides: dict[int, set] = {}
-        for j, (u, v, _, su, sv) in enumerate(segs):
+    at: dict[int, list[int]] = {}
+    sides: dict[int, dict] = {}
+    for j, (u, v, _, su, sv) in enumerate(segs):
+        for node, side in ((u, su if su is not None else ("seg", j)),
+                           (v, sv if sv is not None else ("seg", j))):  # fmt: skip
+            at.setdefault(node, []).append(j)
+            count = sides.setdefault(node, {})
+            count[side] = count.get(side, 0) + 1
+    dead = [n for n, count in sides.items()
+            if len(count) < 2 and nodes[n]["kind"] == NodeKind.JUNCTION]  # fmt: skip
+    queued = set(dead)
+    while dead:
+        for j in at[dead.pop()]:
             if not alive[j]:
                 continue
-            sides.setdefault(u, set()).add(su if su is not None else ("seg", j))
-            sides.setdefault(v, set()).add(sv if sv is not None else ("seg", j))
-        for j, (u, v, *_rest) in enumerate(segs):
-            if not alive[j]:
-                continue
-            for node in (u, v):
-                if nodes[node]["kind"] == NodeKind.JUNCTION and len(sides.get(node, ())) < 2:
-                    alive[j] = False
-                    changed = True
-                    break
+            alive[j] = False
+            u, v, _, su, sv = segs[j]
+            for node, side in ((u, su if su is not None else ("seg", j)),
+                               (v, sv if sv is not None else ("seg", j))):  # fmt: skip
+                count = sides[node]
+                count[side] -= 1
+                if not count[side]:
+                    del count[side]
+                if (len(count) < 2 and node not in queued
+                        and nodes[node]["kind"] == NodeKind.JUNCTION):  # fmt: skip
+                    queued.add(node)
+                    dead.append(node)
 
     used = set()
     for j, (u, v, *_rest) in enumerate(segs):

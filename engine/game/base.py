@@ -103,9 +103,12 @@ class _State(GameState):
             del self.changes[:256]
 
     def lay_tile(self, hex_: str, *args, **kwargs) -> None:
+        before = len(self.board.tile(hex_).cities) if hex_ in self.board.cells else 0
         super().lay_tile(hex_, *args, **kwargs)
-        # tokens follow their cities on a multi-city upgrade: not a plain lay then
-        self.changed(hex_ if len(self.board.tile(hex_).cities) < 2 else None)
+        # tokens follow their cities on a multi-city upgrade, and cities merge (1862): not
+        # a plain lay then
+        multi = max(before, len(self.board.tile(hex_).cities)) >= 2
+        self.changed(None if multi else hex_)
 
     def place_token(self, *args, **kwargs) -> None:
         super().place_token(*args, **kwargs)

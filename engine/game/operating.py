@@ -228,12 +228,18 @@ class OperatingMixin:
                 since = [h for v, h in state.changes if v > last[0]]
                 if since and None not in since and len(since) == state.board_version - last[0]:
                     laid = since
+            tokens = self.reach_tokens(op)
             if laid is not None:
-                cache[key] = extend(state.board, state.tokens, op, last[1], laid)
+                cache[key] = extend(state.board, tokens, op, last[1], laid)
             else:
-                cache[key] = reach(state.board, state.tokens, op)
+                cache[key] = reach(state.board, tokens, op)
             self._net_last[op] = (state.board_version, cache[key])
         return cache[key]
+
+    def reach_tokens(self, op: str) -> dict:
+        """The tokens the network walk sees; a title adds markers that block like tokens
+        (every change to them must go through ``state.changed``)."""
+        return self.state.tokens
 
     def tile_id(self, action: dict) -> str:
         """The physical tile a lay uses (``"57-1"``): the action's ``tile_id`` if it names

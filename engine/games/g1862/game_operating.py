@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from ...game.base import BANK
 from ...game.shares import POOL, Certificate
-from ...game.track import reach, tile_options
+from ...game.track import tile_options
 from ...position import Assignment
 from ...replay_state import DEPOT
 from . import economy as eco
@@ -64,21 +64,15 @@ class OperatingMixin1862:
         self.state.place_home(op)
 
     # ------------------------------------------------------------------ board views
-    def network(self, op: str):
-        """Reach of ``op``; blank markers block like full cities."""
+    def reach_tokens(self, op: str) -> dict:
+        """Blank markers block like full cities (``turn_blank`` marks the board changed)."""
         blanks = self.state.blanks()
         if not blanks:
-            return super().network(op)
-        key = (op, self.state.board_version)
-        cache = self._net_cache
-        if key not in cache:
-            if len(cache) > 64:
-                cache.clear()
-            tokens = {k: list(v) for k, v in self.state.tokens.items()}
-            for hex_, city, sym in blanks:
-                tokens.setdefault((hex_, city), []).append(BLANK + sym)
-            cache[key] = reach(self.state.board, tokens, op)
-        return cache[key]
+            return self.state.tokens
+        tokens = {k: list(v) for k, v in self.state.tokens.items()}
+        for hex_, city, sym in blanks:
+            tokens.setdefault((hex_, city), []).append(BLANK + sym)
+        return tokens
 
     def lay_options(self, op: str, hexes=None) -> list:
         """Tiles ``op`` may lay: a new exit or an upgraded tile on an edge its network
