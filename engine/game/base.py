@@ -550,6 +550,11 @@ class BaseGame(StockMixin, OperatingMixin):
             if self.finished:
                 return
             if self.round_finished():
+                # a condition met by an automatic step (private revenue breaking the bank)
+                # counts at the round's end, as 18xx.games checks in next_round!
+                self.check_game_end()
+                if self.finished:
+                    return
                 self.next_round()
                 continue
             legal = self._compute_legal()

@@ -136,10 +136,15 @@ class Game1862(InitialRoundMixin, OperatingMixin1862, BaseGame):
         """§Buying Shares: groups open in turn and stay open (latched)."""
         if len(self.groups_open) == len(self.data.CORP_GROUPS):
             return
-        ipo = {c: sum(x.percent for x in self.ipo_certs(c)) if c in self.shares.by_corp
-               else 100 for c in self.data.CORP_GROUPS.get(1, ())}  # fmt: skip
-        floated = {c for c, op in self.state.operators.items() if op.floated}
-        pres = {c for c in self.shares.by_corp if self.shares.president(c) is not None}
+        # A company out of the game has left nothing to buy or float, so it holds back no
+        # later group (the rules are silent; without this, group 1 going out before its
+        # shares were all sold would freeze the game with no company to start).
+        out = set(self.out)
+        ipo = {c: 0 if c in out else sum(x.percent for x in self.ipo_certs(c))
+               if c in self.shares.by_corp else 100
+               for c in self.data.CORP_GROUPS.get(1, ())}  # fmt: skip
+        floated = {c for c, op in self.state.operators.items() if op.floated} | out
+        pres = {c for c in self.shares.by_corp if self.shares.president(c) is not None} | out
         now = ei.available_groups(len(self.privates_unsold()), ipo, floated, pres)
         for g in sorted(now - self.groups_open):
             self.note(f"group {g} companies are available")
