@@ -72,8 +72,8 @@ class FastBoard(Board):
     """A :class:`Board` that caches what the network builder asks for again and again.
 
     Neighbours depend on the printed map only; linked neighbours and placed tiles change
-    only when a tile is laid, which clears those caches.  A replay builds hundreds of
-    networks on one board, so this makes its problems cheap to build.
+    only when a tile is laid, which clears those of the hex and its sides.  A replay builds
+    hundreds of networks on one board, so this makes its problems cheap to build.
     """
 
     def __init__(self, *args, **kwargs) -> None:
@@ -104,8 +104,12 @@ class FastBoard(Board):
     def lay(self, coord: str, name: str, rotation: int = 0, check: bool = True) -> PlacedTile:
         placed = super().lay(coord, name, rotation, check)
         self.laid[coord] = _Placed(placed.tile, placed.rotation, placed.preprinted)
-        self._linked.clear()
-        self._placed.clear()
+        # A lay changes the tile (so borders and exits) of one hex: only the sides of that
+        # hex, seen from it and from its neighbours, can link differently now.
+        self._placed.pop(coord, None)
+        for edge, other in self.neighbours(coord).items():
+            self._linked.pop((coord, edge), None)
+            self._linked.pop((other, (edge + 3) % 6), None)
         return self.laid[coord]
 
 

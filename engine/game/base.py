@@ -21,10 +21,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..board import Board
 from ..games import get_title
 from ..ledger import InsufficientCash, Ledger
-from ..replay_board import FastBoard, _Placed
+from ..replay_board import FastBoard
 from ..replay_record import IllegalAction, Record
 from ..replay_state import GameState, TitleRules
 from .operating import OperatingMixin
@@ -119,20 +118,6 @@ class _State(GameState):
         self.changed()
 
 
-class _Board(FastBoard):
-    """A :class:`FastBoard` that forgets only what a lay can change: the laid hex's tile
-    and the links of it and its neighbours (the parent forgets every hex)."""
-
-    def lay(self, coord: str, name: str, rotation: int = 0, check: bool = True):
-        placed = Board.lay(self, coord, name, rotation, check)
-        self.laid[coord] = _Placed(placed.tile, placed.rotation, placed.preprinted)
-        self._placed.pop(coord, None)
-        near = {coord, *self.neighbours(coord).values()}
-        for key in [k for k in self._linked if k[0] in near]:
-            del self._linked[key]
-        return self.laid[coord]
-
-
 class _BoardHooks(TitleRules):
     """Forwards the board state's callbacks (train events, limits, markers) to the game."""
 
@@ -217,7 +202,7 @@ class BaseGame(StockMixin, OperatingMixin):
             list(self.options), seed, [],
         )  # fmt: skip
         self.state = _State(record, self.title, _BoardHooks(self))
-        self.state.board = _Board.from_data(self.data)
+        self.state.board = FastBoard.from_data(self.data)
         self.ledger = Ledger({BANK: 0}, may_go_negative={BANK}, keep_history=False)
         self.shares = ShareRegistry(players)
         self.actions: list[dict] = []
