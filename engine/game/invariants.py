@@ -127,11 +127,15 @@ def _trains(game) -> None:
 def _tiles_and_tokens(game) -> None:
     state = game.state
     board = state.board
-    # counted here, not with the board's cached count, so that the check stays independent
-    for name, used in Counter(p.tile.name for p in board.laid.values()).items():
-        if used > board.tile_count(name):
-            have = board.tile_count(name)
-            _fail(game, f"{used} tiles {name} on the map, the manifest has {have}")
+    # counted here, not with the board's cached count, so that the check stays independent;
+    # again only after the board changed (every lay goes through ``state.changed``)
+    version = (id(board), getattr(state, "board_version", None), len(board.laid))
+    if version[1] is None or game.__dict__.get("_tiles_checked") != version:
+        for name, used in Counter(p.tile.name for p in board.laid.values()).items():
+            if used > board.tile_count(name):
+                have = board.tile_count(name)
+                _fail(game, f"{used} tiles {name} on the map, the manifest has {have}")
+        game.__dict__["_tiles_checked"] = version
     per_op = Counter()
     per_hex = set()
     for (hex_, city), syms in state.tokens.items():
