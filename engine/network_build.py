@@ -60,6 +60,49 @@ class NodeInfo:
     slots: int = 0
 
 
+@dataclass(frozen=True)
+class _TileSpec:
+    """What the builder reads of one tile at one rotation, read once per process.
+
+    ``parts``: ``(kind, index, slots, groups, revenue)`` of every route stop;
+    ``paths``: ``(((edge, None) | (None, (kind, index))) x 2, terminal)``.
+    """
+
+    parts: tuple
+    junction: bool
+    paths: tuple
+
+
+#: (id of the tile, rotation) -> (tile, spec); the tile is kept so that its id stays its own
+_SPECS: dict[tuple[int, int], tuple[object, _TileSpec]] = {}
+
+
+def _tile_spec(placed) -> _TileSpec:
+    tile = placed.tile
+    key = (id(tile), placed.rotation)
+    found = _SPECS.get(key)
+    if found is not None and found[0] is tile:
+        return found[1]
+    parts = tuple(
+        (kind, part.index, getattr(part, "slots", 0), part.groups, part.revenue)
+        for kind, group in (("city", tile.cities), ("town", tile.towns),
+                            ("offboard", tile.offboards))  # fmt: skip
+        for part in group
+        if part.route != "never"  # not a route stop in 18xx.games (ports as bonus markers)
+    )
+    paths = tuple(
+        (
+            tuple((end.num, None) if isinstance(end, Edge) else (None, (end.kind, end.index))
+                  for end in path.ends()),  # fmt: skip
+            path.terminal,
+        )
+        for path in placed.paths
+    )
+    spec = _TileSpec(parts, bool(tile.junction), paths)
+    _SPECS[key] = (tile, spec)
+    return spec
+
+
 @dataclass
 class BaseNetwork:
     """A built network with its lookups."""
@@ -116,35 +159,27 @@ def build_network(
         nodes.append(attrs)
         return index[key]
 
-    for coord in coords:
-        tile = board.tile(coord)
-        for kind, parts in (
-            ("city", tile.cities),
-            ("town", tile.towns),
-            ("offboard", tile.offboards),
-        ):
-            for part in parts:
-                if part.route == "never":
-                    continue  # not a route stop in 18xx.games (bonus markers such as ports)
-                slots = getattr(part, "slots", 0)
-                here = tokens.get((coord, part.index), ())
-                blocked = (
-                    kind == "city"
-                    and company is not None
-                    and slots > 0
-                    and len(here) >= slots
-                    and company not in here
-                )
-                add_node(
-                    (coord, kind, part.index),
-                    kind=_KIND[kind],
-                    value=part.revenue.value(phase_colors),
-                    hex=coord,
-                    name=node_name(coord, kind, part.index),
-                    terminal=kind == "offboard" or blocked,
-                    info=NodeInfo(coord, kind, part.index, None, part.groups, part.revenue, slots),
-                )
-        if tile.junction:
+    specs = [(coord, _tile_spec(board.placed(coord))) for coord in coords]
+    for coord, spec in specs:
+        for kind, part_index, slots, groups, revenue in spec.parts:
+            here = tokens.get((coord, part_index), ())
+            blocked = (
+                kind == "city"
+                and company is not None
+                and slots > 0
+                and len(here) >= slots
+                and company not in here
+            )
+            add_node(
+                (coord, kind, part_index),
+                kind=_KIND[kind],
+                value=revenue.value(phase_colors),
+                hex=coord,
+                name=node_name(coord, kind, part_index),
+                terminal=kind == "offboard" or blocked,
+                info=NodeInfo(coord, kind, part_index, None, groups, revenue, slots),
+            )
+        if spec.junction:
             add_node(
                 (coord, "junction", 0),
                 kind=NodeKind.JUNCTION,
@@ -160,22 +195,22 @@ def build_network(
     # Pass 1: resolve path ends; an edge end becomes ("side", neighbour).
     records = []
     uses: dict[tuple[str, str], int] = {}  # (hex, neighbour) -> paths reaching that side
-    for coord in coords:
-        for path in board.placed(coord).paths:
+    for coord, spec in specs:
+        for ends_spec, terminal in spec.paths:
             ends = []
-            for end in path.ends():
-                if isinstance(end, Edge):
-                    other = linked(coord, end.num)
+            for edge, key in ends_spec:
+                if key is None:
+                    other = linked(coord, edge)
                     ends.append(None if other is None else ("side", other))
                 else:
-                    node = index.get((coord, end.kind, end.index))
+                    node = index.get((coord, *key))
                     ends.append(None if node is None else ("node", node))
-            if any(e is None for e in ends):
+            if None in ends:
                 continue  # runs off the map, into a cut side, or into a non-route stop
             for kind, other in ends:
                 if kind == "side":
                     uses[(coord, other)] = uses.get((coord, other), 0) + 1
-            records.append((coord, path, ends))
+            records.append((coord, terminal, ends))
 
     # Pass 2: side junctions.  18xx.games forbids two routes on the same hex edge even along
     # different paths; one shared junction enforces that only while one hex has a single path
@@ -207,14 +242,14 @@ def build_network(
                 side_nodes[(a, b)] = add_side(f"{a}|{b}", a, b)
         return side_nodes[key]
 
-    for coord, path, ends in records:
+    for coord, terminal, ends in records:
         resolved = [
             (side_node(coord, ref), coord) if kind == "side" else (ref, None) for kind, ref in ends
         ]
         (u, su), (v, sv) = resolved
         if u == v:
             continue
-        if path.terminal:
+        if terminal:
             for node, _ in resolved:
                 if nodes[node]["kind"] != NodeKind.JUNCTION:
                     nodes[node]["terminal"] = True
@@ -224,16 +259,17 @@ def build_network(
     # worklist: a dead segment takes its side away from both ends, which may leave another
     # junction with a single side, and so on.
     alive = [True] * len(segs)
-    at: dict[int, list[int]] = {}
-    sides: dict[int, dict] = {}
+    junction = [n["kind"] == NodeKind.JUNCTION for n in nodes]
+    at: dict[int, list[int]] = {}  # junction -> its segments
+    sides: dict[int, dict] = {}  # junction -> side -> segments there
     for j, (u, v, _, su, sv) in enumerate(segs):
-        for node, side in ((u, su if su is not None else ("seg", j)),
-                           (v, sv if sv is not None else ("seg", j))):  # fmt: skip
-            at.setdefault(node, []).append(j)
-            count = sides.setdefault(node, {})
-            count[side] = count.get(side, 0) + 1
-    dead = [n for n, count in sides.items()
-            if len(count) < 2 and nodes[n]["kind"] == NodeKind.JUNCTION]  # fmt: skip
+        for node, side in ((u, su), (v, sv)):
+            if junction[node]:
+                at.setdefault(node, []).append(j)
+                count = sides.setdefault(node, {})
+                side = ("seg", j) if side is None else side
+                count[side] = count.get(side, 0) + 1
+    dead = [n for n, count in sides.items() if len(count) < 2]
     queued = set(dead)
     while dead:
         for j in at[dead.pop()]:
@@ -241,14 +277,15 @@ def build_network(
                 continue
             alive[j] = False
             u, v, _, su, sv = segs[j]
-            for node, side in ((u, su if su is not None else ("seg", j)),
-                               (v, sv if sv is not None else ("seg", j))):  # fmt: skip
+            for node, side in ((u, su), (v, sv)):
+                if not junction[node]:
+                    continue
                 count = sides[node]
+                side = ("seg", j) if side is None else side
                 count[side] -= 1
                 if not count[side]:
                     del count[side]
-                if (len(count) < 2 and node not in queued
-                        and nodes[node]["kind"] == NodeKind.JUNCTION):  # fmt: skip
+                if len(count) < 2 and node not in queued:
                     queued.add(node)
                     dead.append(node)
 
