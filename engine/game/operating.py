@@ -262,6 +262,21 @@ class OperatingMixin:
     def token_options(self, op: str) -> list[tuple[str, int]]:
         return tokenable_cities(self.state, op, self.network(op))
 
+    def priced_tokens(self, op: str, cost, **pass_fields) -> list[dict]:
+        """A ``place_token`` for each city of :meth:`token_options` that ``cost(hex_, city)``
+        prices (``None``: not open to ``op``) within ``op``'s cash, then a ``pass`` carrying
+        ``pass_fields``; nothing when no city is affordable."""
+        cash = self.cash(op)
+        acts = []
+        for hex_, city in self.token_options(op):
+            price = cost(hex_, city)
+            if price is not None and price <= cash:
+                acts.append({"type": "place_token", "entity": op, "hex": hex_, "city": city,
+                             "cost": price})  # fmt: skip
+        if acts:
+            acts.append({"type": "pass", "entity": op, **pass_fields})
+        return acts
+
     def tokens_left(self, op: str) -> int:
         spec = self.entity_spec(op)
         used = sum(syms.count(op) for syms in self.state.tokens.values())
@@ -447,6 +462,15 @@ class OperatingMixin:
         t.index += 1
 
     # ------------------------------------------------------------------ dividends
+    # A title pays or keeps the revenue in ``_dividend(op, kind)`` (``kind``: the action's).
+    def skip_dividend(self, op: str) -> None:
+        self._dividend(op, "withhold")
+
+    def operating_dividend(self, action: dict) -> None:
+        self._dividend(action["entity"], action["kind"])
+        if self.or_turn is not None:  # the dividend may have ended the game
+            self.or_turn.index += 1
+
     def pay_dividend(self, op: str, paid: int) -> None:
         """Pay ``paid`` out per share: each holder gets its shares' part rounded up
         (``dividends_for_entity``); treasury shares pay the corporation; the pool nobody."""

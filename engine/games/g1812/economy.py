@@ -50,6 +50,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from ..checks import checked_int
 from . import data
 from . import economy_data as ed
 
@@ -108,11 +109,7 @@ class RuleViolation(ValueError):  # noqa: N818 - reads as the rule that was brok
 
 # ----------------------------------------------------------------------------- checks
 def _int(value, name: str, minimum: int | None = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return value
+    return checked_int(value, name, minimum, ">=")
 
 
 def _kind(kind: str) -> str:

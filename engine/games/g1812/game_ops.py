@@ -224,17 +224,12 @@ class OperatingMixin1812:
         mine = self.state.tokens_of(op)
         if self.kind_of(op) != "public" or not mine or self.tokens_left(op) <= 0:
             return []
-        cash = self.cash(op)
-        acts = []
-        for hex_, city in self.token_options(op):
+
+        def cost(hex_: str, _city: int) -> int:
             distance = min(costs.hex_distance(hex_, h) for h, _ in mine)
-            cost = costs.station_marker_cost(len(mine), distance)
-            if cost <= cash:
-                acts.append({"type": "place_token", "entity": op, "hex": hex_, "city": city,
-                             "cost": cost})  # fmt: skip
-        if acts:
-            acts.append({"type": "pass", "entity": op})
-        return acts
+            return costs.station_marker_cost(len(mine), distance)
+
+        return self.priced_tokens(op, cost)
 
     def operating_place_token(self, action: dict) -> None:
         op, hex_, city = action["entity"], action["hex"], int(action["city"])
@@ -249,14 +244,6 @@ class OperatingMixin1812:
             return []
         return [{"type": "dividend", "entity": op, "kind": k}
                 for k in ("payout", "half", "withhold")]  # fmt: skip
-
-    def skip_dividend(self, op: str) -> None:
-        self._dividend(op, "withhold")
-
-    def operating_dividend(self, action: dict) -> None:
-        self._dividend(action["entity"], action["kind"])
-        if self.or_turn is not None:
-            self.or_turn.index += 1
 
     def _dividend(self, op: str, kind: str) -> None:
         revenue = int(self.or_turn.revenue or 0)

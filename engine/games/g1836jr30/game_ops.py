@@ -176,7 +176,9 @@ class OperatingMixin1830:
         blocked = self._blocked_hexes()
         net = self.network(op).hexes
         acts = []
-        for hex_, opt in self._lay_options([h for h in net if h not in blocked], net):
+        # sorted: the walk's hex order depends on how it was cached (a full walk or one
+        # extended after lays), and the legal list must not
+        for hex_, opt in self._lay_options(sorted(h for h in net if h not in blocked), net):
             cost = self.lay_cost(hex_)
             if cost <= cash:
                 acts.append(
@@ -270,14 +272,7 @@ class OperatingMixin1830:
         if price > self.cash(op):
             return []
         held = self._homes_held_for(op)
-        acts = [
-            {"type": "place_token", "entity": op, "hex": h, "city": c, "cost": price}
-            for h, c in self.token_options(op)
-            if h not in held
-        ]
-        if acts:
-            acts.append({"type": "pass", "entity": op, "auto": False})
-        return acts
+        return self.priced_tokens(op, lambda h, _c: None if h in held else price, auto=False)
 
     def _homes_held_for(self, op: str) -> set[str]:
         """Home hexes of other corporations reserved as a whole (no city named: the NBDS
@@ -324,13 +319,6 @@ class OperatingMixin1830:
         if not self.or_turn.revenue:
             return []
         return [{"type": "dividend", "entity": op, "kind": k} for k in ("payout", "withhold")]
-
-    def skip_dividend(self, op: str) -> None:
-        self._dividend(op, "withhold")
-
-    def operating_dividend(self, action: dict) -> None:
-        self._dividend(action["entity"], action["kind"])
-        self.or_turn.index += 1
 
     def _dividend(self, op: str, kind: str) -> None:
         revenue = int(self.or_turn.revenue or 0)

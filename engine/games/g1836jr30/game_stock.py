@@ -34,6 +34,29 @@ FLOAT_PERCENT = 60
 class StockMixin1830:
     """Stock-round rules of :class:`~engine.games.g1836jr30.game.Game1836Jr30`."""
 
+    # ------------------------------------------------------------------ shares
+    def unit(self, corp: str) -> int:
+        """Percentage of one share of ``corp`` (10; 1836Jr-56: 5 for a twenty-share national)."""
+        return self.shares.share_percent.get(corp, 10)
+
+    def value_of(self, corp: str, percent: int, ipo: bool = False) -> int:
+        """Price of ``percent`` of ``corp``: per share at the par (IPO) or market price."""
+        price = self.market.par_price(corp) if ipo else self.share_price(corp)
+        return price * percent // self.unit(corp)
+
+    def buyable_certs(self, corp: str, holder: str) -> list:
+        """The certificates of ``corp`` that ``holder`` (the IPO or the pool) sells, first
+        one next."""
+        return self.shares.ordinary(corp, holder)
+
+    def sale_sizes(self, p: str, corp: str) -> list[int]:
+        """What ``p`` may sell of ``corp`` as far as the certificates go."""
+        return self.shares.sale_sizes(p, corp)
+
+    def sellable_sizes(self, p: str, corp: str) -> list[int]:
+        """What ``p`` may sell of ``corp`` in a stock turn now (before the pool limit)."""
+        return self.sale_sizes(p, corp)
+
     # ------------------------------------------------------------------ limits
     def cert_limit(self, player: str) -> int:
         return int(self.data.CERT_LIMIT[len(self.seats)])
@@ -116,6 +139,12 @@ class StockMixin1830:
     def market_up(self, corp: str) -> None:
         self.market.move(corp, "up")
 
+    def sold_out_up(self, corp: str) -> None:
+        """``corp``, all in players' hands at the end of a stock round, moves up if it
+        operates."""
+        if self.state.operators[corp].floated:
+            self.market_up(corp)
+
     def market_down(self, corp: str) -> None:
         self.market.move(corp, "down")
 
@@ -159,8 +188,8 @@ class StockMixin1830:
     def end_stock_round(self) -> None:
         """Sold-out corporations move up (operating order), then the priority deal."""
         for corp in self.market.operating_order(self.live_corporations()):
-            if self.state.operators[corp].floated and self.shares.player_percent(corp) == 100:
-                self.market_up(corp)
+            if self.shares.player_percent(corp) == 100:
+                self.sold_out_up(corp)
         r = self.round
         last = r.data["last_passer"]
         if last is not None:
@@ -187,15 +216,16 @@ class StockMixin1830:
         out = []
         cash = self.cash(p)
         for corp in self.live_corporations():
-            if corp in data["sold"].get(p, ()) or not self._can_gain(p, corp, 10):
+            unit = self.unit(corp)
+            if corp in data["sold"].get(p, ()) or not self._can_gain(p, corp, unit):
                 continue
             for source, holder in (("treasury", corp), (POOL, POOL)):
                 if data["bought"] and not self._multiple_ok(corp, source):
                     continue
-                certs = self.shares.ordinary(corp, holder)
+                certs = self.buyable_certs(corp, holder)
                 if not certs:
                     continue
-                price = self.market.par_price(corp) if holder == corp else self.share_price(corp)
+                price = self.value_of(corp, unit, ipo=holder == corp)
                 if cash >= price:
                     out.append(
                         {
@@ -204,7 +234,7 @@ class StockMixin1830:
                             "corporation": corp,
                             "shares": [certs[0].id],
                             "source": source,
-                            "percent": 10,
+                            "percent": unit,
                             "price": price,
                         }
                     )
@@ -241,7 +271,7 @@ class StockMixin1830:
             return []
         out = []
         for corp in self.live_corporations():
-            sizes = self.shares.sale_sizes(p, corp)
+            sizes = self.sellable_sizes(p, corp)
             pool = self.shares.percent(corp, POOL) if sizes else 0
             for size in sizes:
                 if pool + size <= self.MARKET_SHARE_LIMIT:
@@ -251,7 +281,7 @@ class StockMixin1830:
                             "entity": p,
                             "corporation": corp,
                             "percent": size,
-                            "price": self.share_price(corp) * size // 10,
+                            "price": self.value_of(corp, size),
                         }
                     )
         return out

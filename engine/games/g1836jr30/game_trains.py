@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections import deque
 
 from ...game.base import BANK
-from ...game.shares import POOL
+from ...game.trains_buy import TrainBuyMixin
 from ...hexgrid import opposite
 from ...replay_state import DEPOT
 from ...tiles.parse import Edge, NodeRef
@@ -63,7 +63,7 @@ def _full(board, tokens, hex_: str, city: int, sym: str) -> bool:
     return sym not in here and len(here) >= board.city_slots(hex_, city)
 
 
-class TrainsMixin1830:
+class TrainsMixin1830(TrainBuyMixin):
     """Train stage of :class:`~engine.games.g1836jr30.game.Game1836Jr30`."""
 
     # ------------------------------------------------------------------ helpers
@@ -129,31 +129,18 @@ class TrainsMixin1830:
             and self.route_available(op)
         )
 
-    def _sale_options(self, pres: str, op: str, need: int | None) -> list[dict]:
+    def _sale_options(
+        self, pres: str, op: str | None, need: int | None, protect=()
+    ) -> list[dict]:
         """Sales ``pres`` may make now in an emergency (``need``: cash still missing; None
-        for a bankruptcy, which sells whatever it may)."""
+        for a bankruptcy, which sells whatever it may).  No presidency swap in ``op`` or
+        the corporations in ``protect``."""
         acts = []
+        guarded = {op, *protect}
         for corp in self.market.operating_order(self.live_corporations()):
-            if not self.shares.percent(corp, pres):
-                continue
-            price = self.share_price(corp)
-            pool = self.shares.percent(corp, POOL)
-            for size in self.shares.sale_sizes(pres, corp):
-                if pool + size > self.MARKET_SHARE_LIMIT:
-                    continue
-                if corp == op and self.shares.swaps_president(pres, corp, size):
-                    continue
-                if need is not None and (size // 10 - 1) * price >= need:
-                    continue  # selling_minimum_shares?: the next smaller bundle would do
-                acts.append(
-                    {
-                        "type": "sell_shares",
-                        "entity": pres,
-                        "corporation": corp,
-                        "percent": size,
-                        "price": size // 10 * price,
-                    }
-                )
+            if self.shares.percent(corp, pres):
+                acts += self.sale_bundles(pres, corp, need, guarded, self.sale_sizes(pres, corp),
+                                          self.unit(corp))  # fmt: skip
         return acts
 
     def _liquidity(self, pres: str, op: str) -> int:
@@ -272,30 +259,13 @@ class TrainsMixin1830:
     def operating_buy_train(self, action: dict) -> None:
         op, ident = action["entity"], action["train"]
         price = int(action["price"])
-        card = self.state.trains[ident]
-        source = card.owner
-        short = price - self.cash(op)
-        if short > 0:
-            pres = self.shares.president(op)
-            self.pay(pres, op, short, "president's contribution")
-            self.note(f"{pres} contributes {short}")
-        self.pay(op, BANK if source == DEPOT else source, price, f"train {ident}")
+        card, source = self.pay_for_train(op, ident, price, note_contribution=True)
         self.state.buy_train(
             op, ident, card.sym if source == DEPOT else None, exchange=action.get("exchange")
         )
         if source == DEPOT:
             self.or_turn.flags["bought_types"].add(card.sym)
-        self.note(f"{op} buys a {card.name} train for {price} from {source}")
-        self.events.append(
-            {
-                "type": "train",
-                "entity": op,
-                "train": card.name,
-                "price": price,
-                "from": source,
-                "phase": self.state.phase_name,
-            }
-        )
+        self.record_train(op, card.name, price, source)
         self.close_on_train(op)
 
     def close_on_train(self, op: str) -> None:
@@ -319,13 +289,6 @@ class TrainsMixin1830:
         flags["sold"].add(corp)
         self.sell_shares(pres, corp, pct)
         self._recalculate_order()
-
-    def _recalculate_order(self) -> None:
-        """``round/operating.rb`` ``recalculate_order``: operators still to come re-sort."""
-        r = self.round
-        rest = r.entities[r.index + 1 :]
-        order = [e for e in self.operating_order() if e in rest]
-        r.entities = r.entities[: r.index + 1] + order + [e for e in rest if e not in order]
 
     def operating_bankrupt(self, action: dict) -> None:
         op = action["entity"]

@@ -14,6 +14,10 @@ One deliberate difference from map.rb: the port hexes lose 18xx.games' ``route:n
 flag (see the comment in ``HEXES``).
 """
 
+import copy
+
+from ..g1836jr30 import data as _jr30
+
 # Plain literals laid out by hand for reading; the formatter would only spread them out.
 # fmt: off
 SOURCE = (
@@ -34,61 +38,12 @@ STARTING_CASH = {2: 450, 3: 300, 4: 225}
 # F1100 diesels (phase D), and the 4-trains then rust on D instead of 8.
 OPTIONAL_RULES = ["diesel_variant"]
 
-LOCATION_NAMES = {
-    "A9": "Leeuwarden",
-    "A13": "Hamburg",
-    "B8": "Enkhuizen & Stavoren",
-    "B10": "Groningen",
-    "D6": "Amsterdam",
-    "E5": "Rotterdam & Den Haag",
-    "E7": "Utrecht",
-    "E11": "Arnhem & Nijmegen",
-    "F4": "Hoek van Holland",
-    "F10": "Eindhoven",
-    "G7": "Antwerp",
-    "H2": "Bruges",
-    "H4": "Gand",
-    "H6": "Brussels",
-    "H10": "Maastricht & Liège",
-    "I3": "Lille",
-    "I9": "Namur",
-    "J6": "Charleroi",
-    "J8": "Hainaut Coalfields",
-    "E3": "Harwich",
-    "G1": "Dover",
-    "J2": "Paris",
-    "E13": "Dortmund",
-    "H12": "Cologne",
-    "K11": "Arlon & Luxembourg",
-    "K13": "Strasbourg",
-}
+# The map's names and its gray, white and red hexes are those of 1836Jr-30 (map.rb of
+# g_1836_jr56 and g_1836_jr30 agree on them); only the yellow, blue and green hexes differ.
+LOCATION_NAMES = copy.deepcopy(_jr30.LOCATION_NAMES)
 
 HEXES = {
-    "gray": {
-        "city=revenue:10;path=a:0,b:_0;path=a:_0,b:5": ["A9"],
-    },
-    "white": {
-        "": ["A11", "B12", "C11", "D12", "E9", "H8", "I5", "I7", "K5", "J4"],
-        "border=edge:4,type:impassable,color:blue": ["C7"],
-        "border=edge:1,type:impassable,color:blue": ["C9"],
-        "border=edge:3,type:impassable,color:blue": ["G3"],
-        "border=edge:2,type:impassable,color:blue;border=edge:3,type:impassable,color:blue": ["G5"],
-        "town=revenue:0;town=revenue:0;upgrade=cost:80,terrain:water": ["B8"],
-        "city=revenue:0": ["B10", "E7", "G7", "H4", "J6"],
-        "upgrade=cost:40,terrain:water": ["D8", "D10", "F8", "G9", "G11"],
-        "town=revenue:0;upgrade=cost:40,terrain:water;border=edge:0,type:impassable,color:blue;border=edge:5,type:impassable,color:blue": ["F4"],
-        "upgrade=cost:80,terrain:water;border=edge:0,type:impassable,color:blue": ["F6"],
-        "town=revenue:0": ["F10", "H2"],
-        "upgrade=cost:60,terrain:mountain": ["I11", "J10", "J12", "K7", "K9"],
-        "city=revenue:0;upgrade=cost:40,terrain:water": ["I9"],
-        "city=revenue:0;upgrade=cost:60,terrain:mountain": ["J8"],
-        "town=revenue:0;town=revenue:0;upgrade=cost:60,terrain:mountain": ["K11"],
-    },
-    "red": {
-        "offboard=revenue:yellow_40|brown_70;path=a:0,b:_0;path=a:1,b:_0": ["A13"],
-        "offboard=revenue:yellow_30|brown_50;path=a:1,b:_0": ["E13", "H12"],
-        "offboard=revenue:yellow_40|brown_70;path=a:1,b:_0;path=a:2,b:_0": ["K13"],
-    },
+    **copy.deepcopy({c: _jr30.HEXES[c] for c in ("gray", "white", "red")}),
     "yellow": {
         "city=revenue:40;path=a:0,b:_0;path=a:_0,b:5;label=T;upgrade=cost:40,terrain:water": ["D6"],
         "city=revenue:0;city=revenue:0;label=OO;future_label=label:H,color:gray": ["E5"],
@@ -96,13 +51,8 @@ HEXES = {
         "city=revenue:30;path=a:1,b:_0;path=a:_0,b:3;label=B-L;future_label=label:Lon,color:brown": ["H6"],
         "city=revenue:30;path=a:0,b:_0;path=a:_0,b:4;label=B-L;future_label=label:Bar,color:brown": ["I3"],
     },
-    # The Channel ports and Paris: their printed "+20/+30" is not a stop value but the
-    # per-token bonus of PORT_BONUS below (the group forbids two of them on one route).
-    # 18xx.games also marks them "route:never", which there only means that a route to them
-    # alone does not oblige a company to buy a train (graph.rb); they are route stops that
-    # count towards a train's length (route.rb visited_stops, check_distance, game.rb
-    # revenue_for).  The flag is left out here because engine/network_build.py drops
-    # route:never parts from the network.
+    # The Channel ports and Paris: "+20/+30" is PORT_BONUS, and 18xx.games' "route:never"
+    # is left out, as in 1836Jr-30 (the reasons are in the comment in its data.py HEXES).
     "blue": {
         "offboard=revenue:green_20|brown_30,format:+%s,groups:port;path=a:4,b:_0,terminal:1;path=a:5,b:_0,terminal:1": ["E3", "G1"],
     },
@@ -183,13 +133,9 @@ TRAINS = [
 
 # Home cities: NBDS (E11) chooses one of the two OO cities (the 1856 THB rule).  MESS is the
 # national (1856's CGR): no tokens of its own until corporations merge into it.
+# The six corporations are 1836Jr-30's (the same in both entities.rb); MESS is new.
 CORPORATIONS = [
-    {"sym": "B", "name": "Chemins de Fer de L'État Belge", "tokens": [0, 40, 100, 100], "coordinates": "H6", "color": "black"},
-    {"sym": "GCL", "name": "Grande Compagnie du Luxembourg", "tokens": [0, 40, 100, 100], "coordinates": "I9", "color": "green"},
-    {"sym": "Nord", "name": "Chemin de Fer du Nord", "tokens": [0, 40, 100], "coordinates": "I3", "color": "darkblue"},
-    {"sym": "NBDS", "name": "Noord-Brabantsch-Duitsche Spoorweg-Maatschappij", "tokens": [0, 40, 100], "coordinates": "E11", "color": "#ffcd05", "text_color": "black"},
-    {"sym": "HSM", "name": "Hollandsche IJzeren Spoorweg Maatschappij", "tokens": [0, 40], "coordinates": "D6", "color": "#f26722"},
-    {"sym": "NFL", "name": "Noord-Friesche Locaal", "tokens": [0, 40], "coordinates": "A9", "color": "#90ee90", "text_color": "black"},
+    *copy.deepcopy(_jr30.CORPORATIONS),
     {"sym": "MESS", "name": "Maatschappij tot Exploitie van de Staats-Spoorwegen", "tokens": [], "color": "#fff", "text_color": "#000",
      "abilities": [{"type": "train_buy", "face_value": True},
                    {"type": "train_limit", "increase": 99},

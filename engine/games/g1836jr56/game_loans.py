@@ -30,7 +30,6 @@ Facts from tobymao/18xx @111f7f69 (MIT), read, not copied (1836Jr-56 keeps 1856'
 from __future__ import annotations
 
 from ...game.base import BANK
-from ...game.shares import POOL
 
 __all__ = ["LoansMixin56"]
 
@@ -140,36 +139,6 @@ class LoansMixin56:
         self.note(f"{pres} pays {amount} of {corp}'s {why}; cash now {self.cash(pres)}")
 
     # ------------------------------------------------------------------ emergency sales
-    def _sale_options(self, pres: str, op: str | None, need: int | None, protect=()) -> list[dict]:
-        """Emergency sales of ``pres`` (``need``: cash still missing; None: whatever may be
-        sold).  No presidency swap in ``op`` or the corporations in ``protect``."""
-        acts = []
-        guarded = {op, *protect}
-        for corp in self.market.operating_order(self.live_corporations()):
-            held = self.shares.percent(corp, pres)
-            if not held:
-                continue
-            unit = self.unit(corp)
-            price = self.share_price(corp)
-            pool = self.shares.percent(corp, POOL)
-            for size in self.sale_sizes(pres, corp):
-                if pool + size > self.MARKET_SHARE_LIMIT:
-                    continue
-                if corp in guarded and self.shares.swaps_president(pres, corp, size):
-                    continue
-                if need is not None and (size // unit - 1) * price >= need:
-                    continue  # selling_minimum_shares?: the next smaller bundle would do
-                acts.append(
-                    {
-                        "type": "sell_shares",
-                        "entity": pres,
-                        "corporation": corp,
-                        "percent": size,
-                        "price": size // unit * price,
-                    }
-                )
-        return acts
-
     def _best_sales(self, player: str, op: str | None, protect=()) -> int:
         best: dict[str, int] = {}
         for a in self._sale_options(player, op, None, protect):

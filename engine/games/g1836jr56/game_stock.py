@@ -39,7 +39,6 @@ copied:
 from __future__ import annotations
 
 from ...game.base import BANK
-from ...game.shares import POOL
 from ..g1836jr30.game_market import UNCOUNTED
 from ..g1836jr30.game_stock import HOLDING_LIMIT
 
@@ -59,10 +58,6 @@ class StockMixin56:
             return "incremental"
         return self.game_cap
 
-    def unit(self, corp: str) -> int:
-        """Percentage of one share of ``corp`` (10; 5 for a twenty-share national)."""
-        return self.shares.share_percent.get(corp, 10)
-
     def floatable(self, corp: str) -> bool:
         """Enough sold out of the IPO to start operating (``floatable?``)."""
         return self.shares.percent(corp, corp) <= 100 - self.percent_to_operate
@@ -73,11 +68,6 @@ class StockMixin56:
             self.started.add(corp)
             self.state.operators[corp].floated = True
             self.note(f"{corp} starts operating")
-
-    def value_of(self, corp: str, percent: int, ipo: bool = False) -> int:
-        """Price of ``percent`` of ``corp``: per share at the par (IPO) or market price."""
-        price = self.market.par_price(corp) if ipo else self.share_price(corp)
-        return price * percent // self.unit(corp)
 
     # ------------------------------------------------------------------ limits
     def num_certs(self, player: str) -> float:
@@ -135,37 +125,10 @@ class StockMixin56:
         self.note(f"{corp} receives {amount}")
 
     # ------------------------------------------------------------------ buying
-    def _buys(self, p: str) -> list[dict]:
-        data = self.round.data
-        out = []
-        cash = self.cash(p)
-        for corp in self.live_corporations():
-            unit = self.unit(corp)
-            if corp in data["sold"].get(p, ()) or not self._can_gain(p, corp, unit):
-                continue
-            for source, holder in (("treasury", corp), (POOL, POOL)):
-                if data["bought"] and not self._multiple_ok(corp, source):
-                    continue
-                if holder == self.NATIONAL:
-                    certs = self.national_ipo()
-                else:
-                    certs = self.shares.ordinary(corp, holder)
-                if not certs:
-                    continue
-                price = self.value_of(corp, unit, ipo=holder == corp)
-                if cash >= price:
-                    out.append(
-                        {
-                            "type": "buy_shares",
-                            "entity": p,
-                            "corporation": corp,
-                            "shares": [certs[0].id],
-                            "source": source,
-                            "percent": unit,
-                            "price": price,
-                        }
-                    )
-        return out
+    def buyable_certs(self, corp: str, holder: str) -> list:
+        if holder == self.NATIONAL:
+            return self.national_ipo()
+        return super().buyable_certs(corp, holder)
 
     def legal_stock(self) -> list[dict]:
         p = self.round.current
@@ -255,33 +218,15 @@ class StockMixin56:
         return self.shares.sale_sizes(p, corp)
 
     # ------------------------------------------------------------------ selling
-    def _sales(self, p: str) -> list[dict]:
-        if not self.sale_timing_ok(p, ""):
-            return []
+    def sellable_sizes(self, p: str, corp: str) -> list[int]:
         data = self.round.data
-        out = []
-        for corp in self.live_corporations():
-            if corp in data["sold_now"]:
-                continue  # MUST_SELL_IN_BLOCKS: one sale of a corporation per turn
-            sizes = self.sale_sizes(p, corp)
-            if not sizes:
-                continue
-            if data.get("unvested") == corp:
-                held = self.shares.percent(corp, p)
-                sizes = [s for s in sizes if s < held]  # vested?: keep a share
-            pool = self.shares.percent(corp, POOL)
-            for size in sizes:
-                if pool + size <= self.MARKET_SHARE_LIMIT:
-                    out.append(
-                        {
-                            "type": "sell_shares",
-                            "entity": p,
-                            "corporation": corp,
-                            "percent": size,
-                            "price": self.value_of(corp, size),
-                        }
-                    )
-        return out
+        if corp in data["sold_now"]:
+            return []  # MUST_SELL_IN_BLOCKS: one sale of a corporation per turn
+        sizes = self.sale_sizes(p, corp)
+        if sizes and data.get("unvested") == corp:
+            held = self.shares.percent(corp, p)
+            sizes = [s for s in sizes if s < held]  # vested?: keep a share
+        return sizes
 
     def stock_sell_shares(self, action: dict) -> None:
         super().stock_sell_shares(action)
@@ -303,18 +248,8 @@ class StockMixin56:
         super()._new_stock_turn()
         self.round.data["unvested"] = None
 
-    def end_stock_round(self) -> None:
-        """Sold-out corporations move up (operating order), then the priority deal."""
-        for corp in self.market.operating_order(self.live_corporations()):
-            if self.shares.player_percent(corp) == 100:
-                self.price_move(corp, "up")
-        r = self.round
-        last = r.data["last_passer"]
-        if last is not None:
-            nxt = r.entities[(r.entities.index(last) + 1) % len(r.entities)]
-            i = self.players.index(nxt)
-            self.players = self.players[i:] + self.players[:i]
-        self.note(f"{self.players[0]} has priority")
+    def sold_out_up(self, corp: str) -> None:
+        self.price_move(corp, "up")  # whether it operates yet or not
 
     def explain_false_president(self, action: dict) -> str | None:
         fp = self.false_president

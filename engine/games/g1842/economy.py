@@ -45,6 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..checks import checked_int
 from . import economy_data as ed
 
 __all__ = [
@@ -60,11 +61,7 @@ __all__ = [
 
 # ----------------------------------------------------------------------------- validation
 def _int(value, name: str, lo: int | None = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if lo is not None and value < lo:
-        raise ValueError(f"{name} must be >= {lo}, got {value}")
-    return value
+    return checked_int(value, name, lo, ">=")
 
 
 def _percent(value, name: str) -> int:

@@ -264,18 +264,11 @@ class OpsMixin1842:
         t = self.or_turn
         if t.tokened or self.tokens_left(op) <= 0:
             return []
-        cash = self.cash(op)
-        acts = []
-        for hex_, city in self.token_options(op):
-            if not self._token_room(op, hex_, city):
-                continue
-            cost = self.station_cost(hex_, city)
-            if cost <= cash:
-                acts.append({"type": "place_token", "entity": op, "hex": hex_, "city": city,
-                             "cost": cost})  # fmt: skip
-        if acts:
-            acts.append({"type": "pass", "entity": op, "auto": False})
-        return acts
+
+        def cost(hex_: str, city: int) -> int | None:
+            return self.station_cost(hex_, city) if self._token_room(op, hex_, city) else None
+
+        return self.priced_tokens(op, cost, auto=False)
 
     def operating_place_token(self, action: dict) -> None:
         ent, hex_, city = action["entity"], action["hex"], int(action["city"])
@@ -373,13 +366,6 @@ class OpsMixin1842:
         if (self.or_turn.revenue or 0) <= self.loans.get(op, 0):
             return []
         return [{"type": "dividend", "entity": op, "kind": k} for k in ("payout", "withhold")]
-
-    def skip_dividend(self, op: str) -> None:
-        self._dividend(op, "withhold")
-
-    def operating_dividend(self, action: dict) -> None:
-        self._dividend(action["entity"], action["kind"])
-        self.or_turn.index += 1
 
     def _dividend(self, op: str, kind: str) -> None:
         revenue = int(self.or_turn.revenue or 0)

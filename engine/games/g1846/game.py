@@ -568,10 +568,6 @@ class Game1846(LittleMiamiMixin, SetupMixin1846, TrainsMixin1846, BaseGame):
             self.market.left(op)
             self.close_at_zero()
 
-    def operating_dividend(self, action: dict) -> None:
-        self._dividend(action["entity"], action["kind"])
-        self.or_turn.index += 1
-
     def _dividend(self, op: str, kind: str) -> None:
         revenue = int(self.or_turn.revenue or 0)
         state = self.state

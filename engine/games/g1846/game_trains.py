@@ -31,12 +31,13 @@ from __future__ import annotations
 
 from ...game.base import BANK
 from ...game.shares import POOL
+from ...game.trains_buy import TrainBuyMixin
 from ...replay_state import DEPOT
 
 __all__ = ["TrainsMixin1846"]
 
 
-class TrainsMixin1846:
+class TrainsMixin1846(TrainBuyMixin):
     """Train stage, emergency money and corporate share actions of :class:`Game1846`."""
 
     # ------------------------------------------------------------------ helpers
@@ -286,19 +287,9 @@ class TrainsMixin1846:
                 continue
             if not self.sale_timing_ok(pres, corp):
                 continue
-            price = self.share_price(corp)
-            if corp == op and price == 10:
+            if corp == op and self.share_price(corp) == 10:
                 continue  # buy_train.rb sellable_bundle?: do not close the buyer
-            pool = self.shares.percent(corp, POOL)
-            for size in self.shares.sale_sizes(pres, corp):
-                if pool + size > self.MARKET_SHARE_LIMIT:
-                    continue
-                if corp == op and self.shares.swaps_president(pres, corp, size):
-                    continue
-                if (size // 10 - 1) * price >= need:
-                    continue  # selling_minimum_shares?
-                acts.append({"type": "sell_shares", "entity": pres, "corporation": corp,
-                             "percent": size, "price": size // 10 * price})  # fmt: skip
+            acts += self.sale_bundles(pres, corp, need, {op}, self.shares.sale_sizes(pres, corp))
         return acts
 
     def _emergency_sale(self, pres: str, corp: str, pct: int, ids=None) -> None:
@@ -307,13 +298,6 @@ class TrainsMixin1846:
         flags["sold"].add(corp)
         self.sell_shares(pres, corp, pct, ids=ids)
         self._recalculate_order()
-
-    def _recalculate_order(self) -> None:
-        """``round/operating.rb`` ``recalculate_order``: operators still to come re-sort."""
-        r = self.round
-        rest = r.entities[r.index + 1 :]
-        order = [e for e in self.operating_order() if e in rest]
-        r.entities = r.entities[: r.index + 1] + order + [e for e in rest if e not in order]
 
     def _liquidity(self, pres: str) -> int:
         """Cash plus the best sale of every corporation (receivership ones excluded)."""
@@ -340,17 +324,9 @@ class TrainsMixin1846:
     def operating_buy_train(self, action: dict) -> None:
         op, ident, variant = action["entity"], action["train"], action["variant"]
         price = int(action["price"])
-        card = self.state.trains[ident]
-        source = card.owner
-        short = price - self.cash(op)
-        if short > 0:
-            pres = self.shares.president(op)
-            self.pay(pres, op, short, "president's contribution")
-        self.pay(op, BANK if source == DEPOT else source, price, f"train {ident}")
+        _card, source = self.pay_for_train(op, ident, price)
         self.state.buy_train(op, ident, variant if source == DEPOT else None)
-        self.note(f"{op} buys a {variant} train for {price} from {source}")
-        self.events.append({"type": "train", "entity": op, "train": variant, "price": price,
-                            "from": source, "phase": self.state.phase_name})  # fmt: skip
+        self.record_train(op, variant, price, source)
         self._auto_discards()
 
     # ------------------------------------------------------------------ discards

@@ -51,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..checks import checked_int
 from . import economy_data as ed
 
 __all__ = [
@@ -74,13 +75,7 @@ COMPANY = "company"
 Pos = tuple[int, int]
 
 
-def _int(value, name: str, low: int | None = 0) -> int:
-    """``value`` as an int (bools refused), at least ``low``; ValueError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if low is not None and value < low:
-        raise ValueError(f"{name} must be at least {low}, got {value}")
-    return value
+_int = checked_int  # ``value`` as an int (bools refused), at least ``low``
 
 
 # ============================================================================ stock market

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from ..checks import checked_int
 from . import data
 from . import economy_data as ed
 
@@ -43,12 +44,7 @@ __all__ = [
 _PRIVATES = {c["sym"]: c for c in data.COMPANIES}
 
 
-def _int(value, name: str, low: int | None = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if low is not None and value < low:
-        raise ValueError(f"{name} must be at least {low}, got {value}")
-    return value
+_int = checked_int
 
 
 def _private(sym: str) -> dict:

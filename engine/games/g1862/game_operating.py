@@ -30,8 +30,8 @@ from __future__ import annotations
 from ...game.base import BANK
 from ...game.shares import POOL, Certificate
 from ...game.track import tile_options
+from ...game.trains_buy import TrainBuyMixin
 from ...position import Assignment
-from ...replay_state import DEPOT
 from . import economy as eco
 from . import economy_data as ed
 from . import economy_initial as ei
@@ -42,7 +42,7 @@ __all__ = ["OperatingMixin1862"]
 _RMC = "RMC"
 
 
-class OperatingMixin1862:
+class OperatingMixin1862(TrainBuyMixin):
     """Operating-round rules of :class:`engine.games.g1862.game.Game1862`."""
 
     OPERATING_STAGES = ("track", "token", "route", "dividend", "train", "redeem")
@@ -160,16 +160,7 @@ class OperatingMixin1862:
     def legal_token(self, op: str) -> list[dict]:
         if self.tokens_left(op) <= 0:
             return []
-        cash = self.cash(op)
-        acts = []
-        for hex_, city in self.token_options(op):
-            cost = self.token_cost(op, hex_)
-            if cost <= cash:
-                acts.append({"type": "place_token", "entity": op, "hex": hex_, "city": city,
-                             "cost": cost})  # fmt: skip
-        if acts:
-            acts.append({"type": "pass", "entity": op, "auto": False})
-        return acts
+        return self.priced_tokens(op, lambda hex_, _city: self.token_cost(op, hex_), auto=False)
 
     def operating_place_token(self, action: dict) -> None:
         op, hex_, city = action["entity"], action["hex"], int(action["city"])
@@ -185,14 +176,6 @@ class OperatingMixin1862:
         if not self.or_turn.revenue:
             return []
         return [{"type": "dividend", "entity": op, "kind": k} for k in ("payout", "withhold")]
-
-    def skip_dividend(self, op: str) -> None:
-        self._dividend(op, "withhold")
-
-    def operating_dividend(self, action: dict) -> None:
-        self._dividend(action["entity"], action["kind"])
-        if self.or_turn is not None:
-            self.or_turn.index += 1
 
     def dividend_amounts(self, op: str, revenue: int) -> dict[str, int]:
         """Who gets what of a paid-out ``revenue`` (players and the company; the initial
@@ -333,17 +316,9 @@ class OperatingMixin1862:
     def operating_buy_train(self, action: dict) -> None:
         op, ident = action["entity"], action["train"]
         price = int(action["price"])
-        card = self.state.trains[ident]
-        source = card.owner
-        short = price - self.cash(op)
-        if short > 0:
-            pres = self.shares.president(op)
-            self.pay(pres, op, short, "president's contribution")
-        self.pay(op, BANK if source == DEPOT else source, price, f"train {ident}")
+        card, source = self.pay_for_train(op, ident, price)
         self.state.buy_train(op, ident)
-        self.note(f"{op} buys a {card.name} train for {price} from {source}")
-        self.events.append({"type": "train", "entity": op, "train": card.name, "price": price,
-                            "from": source, "phase": self.state.phase_name})  # fmt: skip
+        self.record_train(op, card.name, price, source)
 
     def pending_actions(self) -> list[dict] | None:
         """Excess trains after a phase change go back to the bank (the owner chooses)."""

@@ -1,0 +1,20 @@
+"""Argument checks shared by the titles' pure rules modules (``economy*.py``)."""
+
+from __future__ import annotations
+
+__all__ = ["checked_int"]
+
+
+def checked_int(value, name: str, low: int | None = 0, words: str = "at least") -> int:
+    """``value`` as an int (bools refused), at least ``low`` (``None``: any).
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: "must be an integer", or "must be <words> <low>".
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if low is not None and value < low:
+        raise ValueError(f"{name} must be {words} {low}, got {value}")
+    return value
