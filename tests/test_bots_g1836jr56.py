@@ -14,7 +14,7 @@ its turn limit (``dnf``).
 Random tables mostly end in a bankruptcy before phase 5 (random loans, interest and trains
 sold between corporations leave presidents without money), so ``_steered`` games (a bot that
 buys its trains from the bank and borrows less often; still random legal play) reach the
-national and the last phases; the default run plays 200 random and 10 steered games, the slow
+national and the last phases; the default run plays 200 random and 20 steered games, the slow
 mark 2,000 random and 200 steered.
 """
 
@@ -120,7 +120,8 @@ def test_two_hundred_random_games_end_with_invariants(chunk):
 
 
 def test_steered_games_reach_the_national_and_the_last_phases():
-    games = [_play_steered(seed) for seed in range(10)]
+    # seeds 0-19, measured: 3 games reach phase 8, 3 form the national, 14 break the bank
+    games = [_play_steered(seed) for seed in range(20)]
     phases = Counter(g.state.phase_name for g in games)
     formed = [g for g in games if g.national_formed]
     assert phases["8"] >= 2 and formed, f"phases {dict(phases)}"
@@ -128,7 +129,7 @@ def test_steered_games_reach_the_national_and_the_last_phases():
         # the national took the merged corporations' place: they are closed, it has shares
         assert all(g.state.operators[m].closed for m in g.nationalized)
         assert g.shares.total(data.NATIONAL) == 100 or g.state.operators[data.NATIONAL].closed
-    assert Counter(g.end_reason for g in games)["bank"] >= 5
+    assert Counter(g.end_reason for g in games)["bank"] >= 10
 
 
 @pytest.mark.slow

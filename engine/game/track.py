@@ -107,9 +107,17 @@ def extend(board, tokens, sym: str, old: Reach, laid: list[str]) -> Reach:
     out = Reach({h: set(e) for h, e in old.hexes.items()}, set(old.cities), set(old.track))
     where = set(laid)
     out.seen = {s for s in old.seen if s[0] not in where or s[2] is None or s[2] == -1}
-    queue: deque = deque(s for s in out.seen if s[0] in where)
+    # in a fixed order, not the set's (string hashes differ from process to process)
+    queue: deque = deque(sorted((s for s in out.seen if s[0] in where), key=_state_key))
     _walk(board, tokens, sym, out, queue)
     return out
+
+
+def _state_key(state: tuple) -> tuple:
+    hex_, end, via = state
+    if isinstance(end, Edge):
+        return (hex_, 0, "", end.num, -2 if via is None else via)
+    return (hex_, 1, end.kind, end.index, -2 if via is None else via)
 
 
 def _walk(board, tokens, sym: str, out: Reach, queue: deque) -> None:
