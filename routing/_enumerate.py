@@ -85,9 +85,12 @@ def enumerate_routes(
     ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
     lr_per_stop, lr_kinds, br_a, br_b, br_amount, br_per_hex,
     group_bit, desig_bit, claim_bit, n_cross_words,
-    deadline, max_variants,
+    deadline, max_variants, best_desig_only,
 ):  # fmt: skip
     """Enumerate the routes of one train.
+
+    ``best_desig_only``: the train is the problem's only one that designates a node, so no
+    other route can clash with its designation and each route keeps only its best one.
 
     Returns ``(value, cross, start, leg_ptr, legs, desig, claims, must, n, expanded, done)``:
     per variant its value, cross-route bitset, start stop, leg sequence (CSR), designated
@@ -117,6 +120,20 @@ def enumerate_routes(
     for r in range(n_rows):
         if row_visit[r] < NO_LIMIT and row_kinds[r] & ~free_kinds != 0:
             max_assign += row_visit[r]
+    # "A counted stop holds a token" binds nothing when every token stop is one the train
+    # may not skip and its rows pay every stop they visit: such a stop is always counted.
+    if token_counted:
+        auto = True
+        for x in range(n):
+            if node_token[x]:
+                k = node_kind[x]
+                if (skip >> k) & 1:
+                    auto = False
+                for r in range(n_rows):
+                    if (row_kinds[r] >> k) & 1 and row_pay[r] < row_visit[r]:
+                        auto = False
+        if auto:
+            token_counted = False
     w_route = leg_bits.shape[1]
     w_hex = leg_hex_bits.shape[1]
     n_groups = group_bit.shape[0]
@@ -341,6 +358,14 @@ def enumerate_routes(
                         if bonus_node[path[p]]:
                             fast = False
                             break
+                if best_desig_only and n_desig > 1 and desig_plain:
+                    # one variant: the designation worth most (the first of equals)
+                    top = 0
+                    for di in range(1, n_desig):
+                        if node_val[desig_list[di]] > node_val[desig_list[top]]:
+                            top = di
+                    desig_list[0] = desig_list[top]
+                    n_desig = 1
                 val0 = -1
                 for di in range(n_desig):
                     dnode = desig_list[di]

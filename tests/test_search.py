@@ -198,6 +198,24 @@ def test_goods_trains_need_distinct_mines_by_key():
     _solve(Problem(net, trains, Rules.make(token_nodes=[a], designated_keys={m1: 7, m2: 7})), 50)
 
 
+def test_a_lone_goods_train_designates_the_best_mine_of_its_route():
+    # Port P - mine M1 (30) - city A (20, token) - mine M2 (50) - city B (10), one line, and
+    # a 2-train.  The only goods train keeps one variant per route (its best mine): 1G on
+    # P-M1-A-M2-B counts A 20 + mine 50 = 70; the 2-train has no track left: 70.  With the
+    # 2-train running A-M2-B instead (20 + 10 = 30) the 1G runs P-M1-A for 20 + 30 = 50: 80.
+    b = NetworkBuilder()
+    p, m1 = b.add_stop(PORT, 0, "P", terminal=True), b.add_stop(MINE, 30, "M1")
+    a, m2, bb = b.add_stop(CITY, 20, "A"), b.add_stop(MINE, 50, "M2"), b.add_stop(CITY, 10, "B")
+    for x, y in ((p, m1), (m1, a), (a, m2), (m2, bb)):
+        b.add_segment(x, y, "h")
+    net = b.build()
+    rules = Rules.make(token_nodes=[a])
+    got = _solve(Problem(net, (Train.goods("1G", 1),), rules), 70)
+    assert got.routes[0].designated == m2
+    got = _solve(Problem(net, (Train.goods("1G", 1), Train.n("2", 2)), rules), 80)
+    assert {r.designated for r in got.routes} == {m1, None}
+
+
 def test_hex_once():
     # A(20) -> hex X -> B(30) -> back into hex X -> C(40): re-enters X.  With hex_once a
     # 3-train can only run A-B (50) or B-C (70).  Without, A-B-C = 90.
