@@ -8,7 +8,9 @@ is slow where numba is fast.  So:
 
 1. Enumerate each train type under a budget (``max_routes`` variants and ``enum_seconds``).
 2. Every type complete: pack exactly, as ``method="numba"`` does -- the answer is the numba
-   answer, CP-SAT never runs.
+   answer, CP-SAT never runs -- unless the packing itself stalls (``pack_seconds``: two
+   goods trains wanting the same few ports and mines can make the branch and bound try
+   billions of pairs); then its incumbent goes to CP-SAT as in 3.
 3. Some type cut short: pack the routes found (a valid incumbent) and give the problem to
    CP-SAT with the remaining time, the incumbent as a solution hint and as a lower bound on
    the objective, and each completely enumerated type's best route value as a proven cap.
@@ -20,7 +22,6 @@ reported when the returned total reaches that bound.
 
 from __future__ import annotations
 
-import math
 import time
 
 from ._compile import compile_problem
@@ -28,7 +29,7 @@ from ._search import Enumerated, check_time_limit, empty_solution
 from .problem import Problem
 from .solution import Solution
 
-__all__ = ["solve_auto", "AUTO_MAX_ROUTES", "AUTO_ENUM_SECONDS"]
+__all__ = ["solve_auto", "AUTO_MAX_ROUTES", "AUTO_ENUM_SECONDS", "AUTO_PACK_SECONDS"]
 
 #: Route variants per train type the numba enumeration may keep before CP-SAT takes over.
 #: Real positions stay below 3,000; a 12-train on a full, dense 120-hex board has about
@@ -39,6 +40,10 @@ AUTO_ENUM_SECONDS = 4.0
 #: Share of a time limit the enumeration may use (as in ``method="numba"``, so that auto
 #: proves whatever numba proves in the same time); CP-SAT gets what is left.
 _ENUM_SHARE = 0.4
+#: Seconds the exact packing of a complete enumeration may take before CP-SAT takes over
+#: (at most this share of a time limit: ``_PACK_SHARE``).
+AUTO_PACK_SECONDS = 1.0
+_PACK_SHARE = 0.3
 #: Share of a time limit (or seconds without one) for packing a cut-short enumeration: the
 #: incumbent it gives is only a hint, so it must not eat CP-SAT's time.
 _PARTIAL_PACK_SHARE = 0.05
@@ -62,6 +67,7 @@ def solve_auto(
     *,
     max_routes: int = AUTO_MAX_ROUTES,
     enum_seconds: float = AUTO_ENUM_SECONDS,
+    pack_seconds: float = AUTO_PACK_SECONDS,
     num_workers: int = 2,
     seed: int = 1,
     use_min_total: bool = True,
@@ -78,6 +84,8 @@ def solve_auto(
         Route variants per train type the enumeration may keep before CP-SAT takes over.
     enum_seconds : float
         Seconds the enumeration may take before CP-SAT takes over.
+    pack_seconds : float
+        Seconds the packing of a complete enumeration may take before CP-SAT takes over.
     num_workers, seed : int
         CP-SAT workers and random seed (used only when CP-SAT runs).
     use_min_total : bool
@@ -93,7 +101,8 @@ def solve_auto(
     if not isinstance(problem, Problem):
         raise ValueError(f"solve expects a routing.Problem, got {type(problem).__name__}")
     check_time_limit(time_limit)
-    for name, val in (("max_routes", max_routes), ("enum_seconds", enum_seconds)):
+    for name, val in (("max_routes", max_routes), ("enum_seconds", enum_seconds),
+                      ("pack_seconds", pack_seconds)):  # fmt: skip
         if isinstance(val, bool) or not isinstance(val, (int, float)) or not val > 0:
             raise ValueError(f"{name} must be a positive number, got {val!r}")
     if isinstance(max_routes, float):
@@ -106,23 +115,30 @@ def solve_auto(
         return empty_solution(t0, "auto")
     en = Enumerated(c, t0 + enum_budget, int(max_routes))
     if en.complete:
-        # exactly the numba search (the enumeration budget is the only difference)
-        pack_deadline = t0 + 0.9 * time_limit if limited else math.inf
-        best, bound, optimal, results, expanded = en.pack(pack_deadline)
-        stats = {"seconds": 0.0, "method": "auto", "engine": "numba", "handover": False,
-                 **en.stats()}  # fmt: skip
-        stats["nodes_expanded"] += expanded
-        stats["seconds"] = time.perf_counter() - t0
+        # exactly the numba search (the enumeration and packing budgets are the difference)
+        now = time.perf_counter()
+        pack_budget = min(pack_seconds, _PACK_SHARE * time_limit) if limited else pack_seconds
+        best, bound, optimal, results, expanded = en.pack(now + pack_budget)
         bound = max(bound, best)
-        return Solution(results, best, optimal and bound == best, bound, stats)
-
-    # hand-over: an incumbent from the routes found so far, then CP-SAT
-    now = time.perf_counter()
-    pack_budget = _PARTIAL_PACK_SHARE * time_limit if limited else _PARTIAL_PACK_SECONDS
-    best, _bound, _optimal, results, expanded = en.pack(now + pack_budget)
-    nb_bound = max(en.valid_bound(), best)
+        if optimal or bound == best:
+            stats = {"seconds": 0.0, "method": "auto", "engine": "numba", "handover": False,
+                     **en.stats()}  # fmt: skip
+            stats["nodes_expanded"] += expanded
+            stats["seconds"] = time.perf_counter() - t0
+            return Solution(results, best, bound == best, bound, stats)
+        # the packing stalled: its incumbent and proven bound go to CP-SAT
+        nb_bound = bound
+        handover = "pack"
+    else:
+        # hand-over: an incumbent from the routes found so far, then CP-SAT
+        now = time.perf_counter()
+        pack_budget = _PARTIAL_PACK_SHARE * time_limit if limited else _PARTIAL_PACK_SECONDS
+        best, _bound, _optimal, results, expanded = en.pack(now + pack_budget)
+        nb_bound = max(en.valid_bound(), best)
+        handover = "enumeration"
     stats = {"seconds": 0.0, "method": "auto", "engine": "numba", "handover": True,
-             **en.stats(), "numba_total": best, "numba_bound": nb_bound}  # fmt: skip
+             "handover_after": handover, **en.stats(), "numba_total": best,
+             "numba_bound": nb_bound}  # fmt: skip
     stats["nodes_expanded"] += expanded
     stats["numba_seconds"] = round(time.perf_counter() - t0, 3)
     total, routes, bound = best, results, nb_bound

@@ -134,3 +134,24 @@ def test_no_handover_when_numba_finishes():
 def test_bad_arguments_name_the_item(kw, word):
     with pytest.raises(ValueError, match=word):
         solve(_dense_d(), method="auto", **kw)
+
+
+def test_a_stalled_packing_hands_over_to_cpsat():
+    # A late 1812 bot-game problem (tests/data/packing_stall_1812.json): a 4+2G and a
+    # 2+2GD both want the same few ports and mines, so the best routes of each clash and
+    # the exact packing of the 222,801 enumerated variants took 18 s.  After a second the
+    # packing stops with a proven bound, and CP-SAT (hinted with the incumbent) proves the
+    # optimum; forcing numba alone to finish must give the same total.
+    from pathlib import Path
+
+    from tests.problem_io import read_reproducer
+
+    problem = read_reproducer(Path(__file__).parent / "data" / "packing_stall_1812.json")
+    auto = solve(problem, method="auto", pack_seconds=0.2)
+    assert auto.optimal and auto.total == auto.bound == 630
+    assert auto.stats["handover"] and auto.stats["handover_after"] == "pack"
+    assert auto.stats["numba_total"] <= 630 <= auto.stats["numba_bound"]
+    _check_routes(problem, auto)
+    # both trains run, each with a mine of its own
+    assert len(auto.routes) == 2
+    assert len({r.designated for r in auto.routes}) == 2
