@@ -85,12 +85,12 @@ def enumerate_routes(
     ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
     lr_per_stop, lr_kinds, br_a, br_b, br_amount, br_per_hex,
     group_bit, desig_bit, claim_bit, n_cross_words,
-    deadline, max_variants, best_desig_only,
+    deadline, max_variants, max_desig,
 ):  # fmt: skip
     """Enumerate the routes of one train.
 
-    ``best_desig_only``: the train is the problem's only one that designates a node, so no
-    other route can clash with its designation and each route keeps only its best one.
+    ``max_desig``: how many of the problem's trains designate a node (goods trains); a route
+    needs at most that many designation variants.
 
     Returns ``(value, cross, start, leg_ptr, legs, desig, claims, must, n, expanded, done)``:
     per variant its value, cross-route bitset, start stop, leg sequence (CSR), designated
@@ -358,14 +358,29 @@ def enumerate_routes(
                         if bonus_node[path[p]]:
                             fast = False
                             break
-                if best_desig_only and n_desig > 1 and desig_plain:
-                    # one variant: the designation worth most (the first of equals)
-                    top = 0
-                    for di in range(1, n_desig):
-                        if node_val[desig_list[di]] > node_val[desig_list[top]]:
-                            top = di
-                    desig_list[0] = desig_list[top]
-                    n_desig = 1
+                if desig_plain and n_desig > 1:
+                    # Keep the designations worth most, one per key, at most as many as the
+                    # problem has designating trains: whatever keys the others take, one of
+                    # them is left, and it is worth at least any designation dropped.
+                    for a in range(1, n_desig):  # by value, descending (stable)
+                        x = desig_list[a]
+                        b = a - 1
+                        while b >= 0 and node_val[desig_list[b]] < node_val[x]:
+                            desig_list[b + 1] = desig_list[b]
+                            b -= 1
+                        desig_list[b + 1] = x
+                    kept = 0
+                    for a in range(n_desig):
+                        if kept >= max_desig:
+                            break
+                        fresh_key = True
+                        for b in range(kept):
+                            if desig_bit[desig_list[b]] == desig_bit[desig_list[a]]:
+                                fresh_key = False
+                        if fresh_key:
+                            desig_list[kept] = desig_list[a]
+                            kept += 1
+                    n_desig = kept
                 val0 = -1
                 for di in range(n_desig):
                     dnode = desig_list[di]

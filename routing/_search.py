@@ -63,7 +63,7 @@ def _enumerate(c: Compiled, train, deadline: float, max_variants: int) -> _Route
         c.lr_per_stop, c.lr_kinds, c.br_a, c.br_b, c.br_amount, c.br_per_hex,
         c.group_bit, c.desig_bit, c.claim_bit, c.n_cross_words,
         deadline, max_variants,
-        sum(1 for t in c.problem.trains if t.designated_kind) == 1,
+        sum(1 for t in c.problem.trains if t.designated_kind),
     )  # fmt: skip
     return _Routes(raw)
 

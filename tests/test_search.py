@@ -216,6 +216,24 @@ def test_a_lone_goods_train_designates_the_best_mine_of_its_route():
     assert {r.designated for r in got.routes} == {m1, None}
 
 
+def test_two_goods_trains_keep_a_second_mine_for_each_route():
+    # X: port P1 - mine M1 (50) - mine M2 (30) - city A (20, token), the only route there
+    # (it needs the token); Y: port P2 - mine M1' (50, the same mine as M1: key 7) - city B
+    # (10, token).  X alone takes M1: 70.  Together Y needs M1', so X must designate its
+    # second mine M2: 20 + 30 and 10 + 50 = 110 (X on M1 would leave Y without a mine: 70).
+    b = NetworkBuilder()
+    p1, p2 = b.add_stop(PORT, 0, "P1", terminal=True), b.add_stop(PORT, 0, "P2", terminal=True)
+    m2, a, m1 = b.add_stop(MINE, 30, "M2"), b.add_stop(CITY, 20, "A"), b.add_stop(MINE, 50, "M1")
+    m1b, bb = b.add_stop(MINE, 50, "M1'"), b.add_stop(CITY, 10, "B")
+    for x, y in ((p1, m1), (m1, m2), (m2, a), (p2, m1b), (m1b, bb)):
+        b.add_segment(x, y, "h")
+    net = b.build()
+    rules = Rules.make(token_nodes=[a, bb], designated_keys={m1: 7, m1b: 7})
+    _solve(Problem(net, (Train.goods("1G", 1),), rules), 70)
+    got = _solve(Problem(net, (Train.goods("1G", 1), Train.goods("1G", 1)), rules), 110)
+    assert {r.designated for r in got.routes} == {m2, m1b}
+
+
 def test_hex_once():
     # A(20) -> hex X -> B(30) -> back into hex X -> C(40): re-enters X.  With hex_once a
     # 3-train can only run A-B (50) or B-C (70).  Without, A-B-C = 90.
