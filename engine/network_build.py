@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from routing import Network, NetworkBuilder, NodeKind
 
@@ -28,8 +29,9 @@ _SUFFIX = {"city": "c", "town": "t", "offboard": "o", "junction": "j"}
 _SORT = re.compile(r"^([A-Za-z]+)(-?\d+)$")
 
 
+@lru_cache(maxsize=4096)
 def hex_sort_key(coord: str) -> tuple:
-    """Natural order of coordinates (``D8`` before ``D10``)."""
+    """Natural order of coordinates (``D8`` before ``D10``; cached, every build sorts)."""
     m = _SORT.match(coord)
     if not m:
         return (coord, 0)

@@ -10,7 +10,7 @@ index).
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .board import Board, PlacedTile
 from .replay_record import ReplayError
@@ -113,9 +113,13 @@ class FastBoard(Board):
         return self.laid[coord]
 
 
+_HEX = re.compile(r"^([A-Za-z]+)(-?\d+)$")
+
+
+@lru_cache(maxsize=4096)
 def hex_key(coord: str) -> tuple:
-    """Sort key putting ``D8`` before ``D10``."""
-    m = re.match(r"^([A-Za-z]+)(-?\d+)$", coord)
+    """Sort key putting ``D8`` before ``D10`` (cached: positions sort every hex often)."""
+    m = _HEX.match(coord)
     return (m.group(1), int(m.group(2))) if m else (coord, 0)
 
 
