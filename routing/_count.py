@@ -147,14 +147,7 @@ def count_rows(vals, kinds, forced, n, row_kinds, row_cap, n_rows, skip, counted
         else:
             order[n_rest] = i
             n_rest += 1
-    # optional stops by value, descending (insertion sort: routes are short)
-    for a in range(1, n_rest):
-        x = order[a]
-        b = a - 1
-        while b >= 0 and vals[order[b]] < vals[x]:
-            order[b + 1] = order[b]
-            b -= 1
-        order[b + 1] = x
+    sort_by_value(order, n_rest, vals)  # optional stops, best first
     for a in range(n_rest):
         i = order[a]
         if _take(kinds[i], lim_kinds, n_lim, n_sets, load, room):
@@ -162,6 +155,19 @@ def count_rows(vals, kinds, forced, n, row_kinds, row_cap, n_rows, skip, counted
             total += vals[i]
             cnt += 1
     return total, cnt
+
+
+@njit(cache=True, inline="always")
+def sort_by_value(items, n, value):
+    """Sort ``items[:n]`` by ``value[item]``, descending and stable (insertion sort: the
+    lists are a route's stops)."""
+    for a in range(1, n):
+        x = items[a]
+        b = a - 1
+        while b >= 0 and value[items[b]] < value[x]:
+            items[b + 1] = items[b]
+            b -= 1
+        items[b + 1] = x
 
 
 @njit(cache=True, inline="always")

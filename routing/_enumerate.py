@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, objmode
 
 from ._buffers import grow1, grow2
-from ._count import HALL_WORDS, NO_LIMIT
+from ._count import HALL_WORDS, NO_LIMIT, sort_by_value
 from ._evaluate import evaluate
 
 _CHECK_EVERY = 4095
@@ -121,17 +121,23 @@ def enumerate_routes(
         if row_visit[r] < NO_LIMIT and row_kinds[r] & ~free_kinds != 0:
             max_assign += row_visit[r]
     # "A counted stop holds a token" binds nothing when every token stop is one the train
-    # may not skip and its rows pay every stop they visit: such a stop is always counted.
+    # may not skip, a row takes (not a designated kind, which no row sees), and the rows
+    # that take it pay every stop they visit: such a stop is always counted.
     if token_counted:
         auto = True
         for x in range(n):
             if node_token[x]:
                 k = node_kind[x]
-                if (skip >> k) & 1:
+                if (skip >> k) & 1 or (desig_kind >> k) & 1:
                     auto = False
+                taken = False
                 for r in range(n_rows):
-                    if (row_kinds[r] >> k) & 1 and row_pay[r] < row_visit[r]:
-                        auto = False
+                    if (row_kinds[r] >> k) & 1:
+                        taken = True
+                        if row_pay[r] < row_visit[r]:
+                            auto = False
+                if not taken:
+                    auto = False
         if auto:
             token_counted = False
     w_route = leg_bits.shape[1]
@@ -362,13 +368,7 @@ def enumerate_routes(
                     # Keep the designations worth most, one per key, at most as many as the
                     # problem has designating trains: whatever keys the others take, one of
                     # them is left, and it is worth at least any designation dropped.
-                    for a in range(1, n_desig):  # by value, descending (stable)
-                        x = desig_list[a]
-                        b = a - 1
-                        while b >= 0 and node_val[desig_list[b]] < node_val[x]:
-                            desig_list[b + 1] = desig_list[b]
-                            b -= 1
-                        desig_list[b + 1] = x
+                    sort_by_value(desig_list, n_desig, node_val)
                     kept = 0
                     for a in range(n_desig):
                         if kept >= max_desig:

@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from routing import (
     BonusRoute,
@@ -232,6 +233,17 @@ def test_two_goods_trains_keep_a_second_mine_for_each_route():
     _solve(Problem(net, (Train.goods("1G", 1),), rules), 70)
     got = _solve(Problem(net, (Train.goods("1G", 1), Train.goods("1G", 1)), rules), 110)
     assert {r.designated for r in got.routes} == {m2, m1b}
+
+
+def test_a_token_on_a_mine_is_not_counted_by_rows():
+    # Found by the oracle property test: the token stop is a mine, which a goods train only
+    # designates (no row counts it), so "a counted stop holds a token" still binds; numba
+    # had taken the stop as always counted and found 10 where the oracle finds 0.
+    from tests.problem_io import read_reproducer
+
+    problem = read_reproducer(Path(__file__).parent / "data" / "token_on_mine.json")
+    assert naive_solve(problem).total == 0
+    _solve(problem, 0)
 
 
 def test_hex_once():
