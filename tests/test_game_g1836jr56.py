@@ -681,25 +681,34 @@ def test_the_national_president_chooses_the_tokens_to_remove():
     invariants(game)
 
 
-def test_town_upgrades_from_phase_six():
+def _track_turn_in_phase_5(corp: str, cash: int, lays, tokens=()) -> Game1836Jr56:
+    """``corp`` (P1 president) at its track step in phase 5, with ``lays`` (hex, tile id,
+    rotation) and its ``tokens`` (hex, city) placed by hand."""
     game = Game1836Jr56(["P1", "P2", "P3"], 1)
     _auction(game)
     _export_until(game, "6")
-    _corp(game, "Nord", 100, "P1", ["P2"], cash=500)
-    # Gand (H4) holds a yellow straight city toward Bruges (H2, edge 1) with a Nord token;
-    # Bruges has the sharp town 3 on its edges 4 (Gand) and 5 (Lille)
-    game.state.lay_tile("H4", "57-0", 1)
-    game.state.place_token("H4", 0, "Nord")
-    game.state.lay_tile("H2", "3-0", 4)
+    _corp(game, corp, 100, "P1", ["P2"], cash=cash)
+    for hex_, tile, rotation in lays:
+        game.state.lay_tile(hex_, tile, rotation)
+    for hex_, city in tokens:
+        game.state.place_token(hex_, city, corp)
     _refresh(game)
     while game.round.kind == "stock":
         game.apply({"type": "pass", "entity": game.round.current})
+    _to_stage(game, corp, "track")
+    return game
+
+
+def test_town_upgrades_from_phase_six():
+    # Gand (H4) holds a yellow straight city toward Bruges (H2, edge 1) with a Nord token;
+    # Bruges has the sharp town 3 on its edges 4 (Gand) and 5 (Lille)
+    game = _track_turn_in_phase_5("Nord", 500, [("H4", "57-0", 1), ("H2", "3-0", 4)],
+                                  [("H4", 0)])  # fmt: skip
 
     def lays_on_h2():
         lays = game.legal_track("Nord")
         return {(a["tile"], a["rotation"]) for a in lays if a.get("hex") == "H2"}
 
-    _to_stage(game, "Nord", "track")
     # phase 5: a town tile has no upgrade (the manifest has no green town tile)
     assert lays_on_h2() == set()
     _export_until(game, "8")  # the first 6-train: phase 6, "upgradeable_towns"
@@ -719,16 +728,8 @@ def test_town_upgrades_from_phase_six():
 
 
 def test_double_towns_upgrade_to_a_green_city():
-    game = Game1836Jr56(["P1", "P2", "P3"], 1)
-    _auction(game)
-    _export_until(game, "6")
-    _corp(game, "NFL", 100, "P1", ["P2"], cash=300)
     # the double town 2 on B8's edges 0, 3, 4, 5; edge 3 meets the NFL's home A9 (edge 0)
-    game.state.lay_tile("B8", "2-0", 3)
-    _refresh(game)
-    while game.round.kind == "stock":
-        game.apply({"type": "pass", "entity": game.round.current})
-    _to_stage(game, "NFL", "track")
+    game = _track_turn_in_phase_5("NFL", 300, [("B8", "2-0", 3)])
 
     def lays_on_b8():
         return {(a["tile"], a["rotation"]) for a in game.legal_track("NFL") if a.get("hex") == "B8"}
