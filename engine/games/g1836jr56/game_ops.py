@@ -200,24 +200,17 @@ class OperatingMixin56:
             if not p.startswith((colour, "no tile", "phase ")) and "breaks the existing" not in p
         ]
 
-    def _town_upgrade(self, action: dict) -> bool:
+    def tile_checked(self, action: dict) -> bool:
+        """A town upgrade (legal: the legal list offered it) skips the shared tile check,
+        which refuses it, not knowing the phase."""
         placed = self.state.board.placed(action["hex"])
-        return not placed.preprinted and action["tile"] in self.data.TOWN_UPGRADES.get(
+        upgrade = not placed.preprinted and action["tile"] in self.data.TOWN_UPGRADES.get(
             placed.tile.name, ()
         )
+        return not upgrade
 
     def operating_lay_tile(self, action: dict) -> None:
-        if self._town_upgrade(action):
-            # legal (the legal list offered it); the shared tile check would refuse it
-            op, hex_, rot = self.or_turn.op, action["hex"], action["rotation"]
-            cost = int(action["cost"])
-            self.pay(op, BANK, cost, f"tile {action['tile']} on {hex_}")
-            self.state.lay_tile(hex_, self.tile_id(action), rot, check=False)
-            self.or_turn.lays.append((hex_, True))
-            self.or_turn.index += 1
-            self.note(f"{op} upgrades the town on {hex_} to {action['tile']} (rotation {rot})")
-        else:
-            super().operating_lay_tile(action)
+        super().operating_lay_tile(action)
         self.check_destinations()
 
     def check_destinations(self) -> None:
