@@ -12,7 +12,6 @@ second one), ``D6.j0`` (tile junction) and ``D6|E7`` (the side between D6 and E7
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -20,22 +19,23 @@ from functools import lru_cache
 from routing import Network, NetworkBuilder, NodeKind
 
 from .board import Board
+from .hexgrid import parse_coordinate
 from .tiles.parse import Edge, Revenue
 
 __all__ = ["BaseNetwork", "NodeInfo", "build_network", "node_name", "hex_sort_key"]
 
 _KIND = {"city": NodeKind.CITY, "town": NodeKind.TOWN, "offboard": NodeKind.OFFBOARD}
 _SUFFIX = {"city": "c", "town": "t", "offboard": "o", "junction": "j"}
-_SORT = re.compile(r"^([A-Za-z]+)(-?\d+)$")
 
 
 @lru_cache(maxsize=4096)
 def hex_sort_key(coord: str) -> tuple:
     """Natural order of coordinates (``D8`` before ``D10``; cached, every build sorts)."""
-    m = _SORT.match(coord)
-    if not m:
+    try:
+        letters, number = parse_coordinate(coord)
+    except ValueError:
         return (coord, 0)
-    return (len(m.group(1)), m.group(1), int(m.group(2)))
+    return (len(letters), letters, number)
 
 
 def node_name(coord: str, kind: str, index: int = 0) -> str:
@@ -264,12 +264,14 @@ def build_network(
     junction = [n["kind"] == NodeKind.JUNCTION for n in nodes]
     at: dict[int, list[int]] = {}  # junction -> its segments
     sides: dict[int, dict] = {}  # junction -> side -> segments there
-    for j, (u, v, _, su, sv) in enumerate(segs):
-        for node, side in ((u, su), (v, sv)):
+    # each segment's two (node, side) ends; a side unique to the segment is its own
+    seg_ends = [((u, ("seg", j) if su is None else su), (v, ("seg", j) if sv is None else sv))
+                for j, (u, v, _, su, sv) in enumerate(segs)]  # fmt: skip
+    for j, ends in enumerate(seg_ends):
+        for node, side in ends:
             if junction[node]:
                 at.setdefault(node, []).append(j)
                 count = sides.setdefault(node, {})
-                side = ("seg", j) if side is None else side
                 count[side] = count.get(side, 0) + 1
     dead = [n for n, count in sides.items() if len(count) < 2]
     queued = set(dead)
@@ -278,12 +280,10 @@ def build_network(
             if not alive[j]:
                 continue
             alive[j] = False
-            u, v, _, su, sv = segs[j]
-            for node, side in ((u, su), (v, sv)):
+            for node, side in seg_ends[j]:
                 if not junction[node]:
                     continue
                 count = sides[node]
-                side = ("seg", j) if side is None else side
                 count[side] -= 1
                 if not count[side]:
                     del count[side]

@@ -13,6 +13,7 @@ import re
 from functools import cached_property, lru_cache
 
 from .board import Board, PlacedTile
+from .hexgrid import opposite, parse_coordinate
 from .replay_record import ReplayError
 from .tiles import TileDef
 from .tiles.parse import Edge, NodeRef
@@ -109,18 +110,17 @@ class FastBoard(Board):
         self._placed.pop(coord, None)
         for edge, other in self.neighbours(coord).items():
             self._linked.pop((coord, edge), None)
-            self._linked.pop((other, (edge + 3) % 6), None)
+            self._linked.pop((other, opposite(edge)), None)
         return self.laid[coord]
-
-
-_HEX = re.compile(r"^([A-Za-z]+)(-?\d+)$")
 
 
 @lru_cache(maxsize=4096)
 def hex_key(coord: str) -> tuple:
     """Sort key putting ``D8`` before ``D10`` (cached: positions sort every hex often)."""
-    m = _HEX.match(coord)
-    return (m.group(1), int(m.group(2))) if m else (coord, 0)
+    try:
+        return parse_coordinate(coord)
+    except ValueError:
+        return (coord, 0)
 
 
 def describe_path(path) -> str:
