@@ -15,8 +15,8 @@ import numpy as np
 from numba import njit, objmode
 
 from ._buffers import grow1, grow2
-from ._count import HALL_WORDS, NO_LIMIT, sort_by_value
-from ._evaluate import evaluate
+from ._count import NO_LIMIT, sort_by_value
+from ._evaluate import evaluate, scratch_words
 
 _CHECK_EVERY = 4095
 
@@ -175,7 +175,7 @@ def enumerate_routes(
     claim_val = np.zeros(max(n_claim, 1), dtype=np.int64)
     claim_idx = np.empty(max(n_claim, 1), dtype=np.int64)
     set_bits = np.zeros(n_cross_words, dtype=np.uint64)
-    scratch = np.empty(5 * (n + 1) + 5 + HALL_WORDS, dtype=np.int64)  # see scratch_words
+    scratch = np.empty(scratch_words(n + 1), dtype=np.int64)
     flags_scratch = np.empty(2 * (n + 1), dtype=np.bool_)
     n_assign = np.empty(n + 1, dtype=np.int64)
     # Routes of a one-row train that touch no bonus node are scored inline: calling the

@@ -20,7 +20,8 @@ from ._count import HALL_WORDS, INFEASIBLE, count_rows, count_single
 _BOOST = 1 << 40
 
 
-def scratch_words(plen: int) -> int:
+@njit(cache=True)
+def scratch_words(plen):
     """Length of the int64 ``scratch`` :func:`evaluate` needs for a route of ``plen`` stops."""
     return 5 * plen + 5 + HALL_WORDS
 
