@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import routing
-from engine.position import load_position
-from engine.title import build_problem
+from engine.games import build_problem, load_position
 
 HERE = Path(__file__).resolve().parent
 POSITIONS = HERE / "positions"

@@ -42,11 +42,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import routing
-from engine.board import Board
-from engine.games import get_title
-from engine.position import load_position, save_position
-from engine.tiles.parse import Edge, NodeRef
-from engine.title import build_problem
+from engine.games import build_problem, get_title, load_position
+from engine.model.board import Board
+from engine.model.position import save_position
+from engine.model.tiles.parse import Edge, NodeRef
 
 RECORDS = Path("/work/shared/records/1846")
 HERE = Path(__file__).resolve().parent

@@ -136,7 +136,7 @@ def engine_sections(rows: list[dict]) -> list[str]:
          "routes only):", replay_table(rows)),
         ("**Problem build** (per position: `build_problem` rebuilds the map from the title "
          "data; `fast_problem` reuses a board that carries the tiles):", build_table(rows)),
-        ("**Batch** (`engine.batch.run_batch` on corpus positions, CSV output):",
+        ("**Batch** (`engine.app.batch.run_batch` on corpus positions, CSV output):",
          batch_table(rows)),
         ("**Bot games** (`play_random`, 4 players; rates over every game played):",
          games_table(rows)),

@@ -44,10 +44,10 @@ from routes18xx import boardstate, railroads
 from routes18xx.find_best_routes import find_best_routes
 from routes18xx.game import Game
 
-from engine.board import Board
-from engine.games import get_title
-from engine.position import Position, load_position
-from engine.tiles.parse import Edge, NodeRef
+from engine.games import get_title, load_position
+from engine.model.board import Board
+from engine.model.position import Position
+from engine.model.tiles.parse import Edge, NodeRef
 
 __all__ = [
     "NotApplicableError",

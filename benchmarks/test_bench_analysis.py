@@ -1,6 +1,6 @@
 """(e) Position analysis: every legal tile lay of B&O on the late-game 1846 example, solved.
 
-* ``analyse-1-worker`` / ``analyse-2-workers``: :func:`engine.analysis.analyse_position` in
+* ``analyse-1-worker`` / ``analyse-2-workers``: :func:`engine.app.analysis.analyse_position` in
   this process (kernels loaded): the legal-lay enumeration, one position and one exact solve
   per lay, on one core or two forked workers.
 * ``cli-analyse``: ``eighteen analyse --example 1846-late --kinds tile --json`` in a fresh
@@ -23,15 +23,15 @@ import pytest
 
 import routing
 from benchmarks.common import CPSAT_WORKERS, FULL, extra
-from engine.analysis import analyse_position, candidate_moves
-from engine.position import load_position
-from engine.title import build_problem
+from engine.app.analysis import analyse_position, candidate_moves
+from engine.games import build_problem, load_position
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "engine" / "examples" / "1846-late.json"
 GROUP = "analyse: every legal tile lay of B&O, 1846-late"
 _EIGHTEEN = shutil.which("eighteen")
-CLI = ([_EIGHTEEN] if _EIGHTEEN else [sys.executable, "-c", "from engine.cli import main; main()"]
+_MAIN = "from engine.app.cli import main; main()"
+CLI = ([_EIGHTEEN] if _EIGHTEEN else [sys.executable, "-c", _MAIN]
        ) + ["analyse", "--example", "1846-late", "--kinds", "tile", "--json"]  # fmt: skip
 
 

@@ -27,12 +27,13 @@ from benchmarks.common import FULL, extra
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTED = 670  # engine/examples/1846-late.json, proven by numba and CP-SAT
 SOLVE = (
-    "from engine.title import build_problem; import routing; "
+    "from engine.model.title import build_problem; import routing; "
     "p, _ = build_problem('engine/examples/1846-late.json'); s = routing.solve(p); "
     "print(s.total, s.optimal)"
 )
 _EIGHTEEN = shutil.which("eighteen")
-CLI = ([_EIGHTEEN] if _EIGHTEEN else [sys.executable, "-c", "from engine.cli import main; main()"]
+_MAIN = "from engine.app.cli import main; main()"
+CLI = ([_EIGHTEEN] if _EIGHTEEN else [sys.executable, "-c", _MAIN]
        ) + ["solve", "--example", "1846-late", "--json"]  # fmt: skip
 
 

@@ -1,6 +1,6 @@
 """(g) Whole games of the rules engine played by the random bot, and the invariant check.
 
-* ``games: <title>``: :func:`engine.game.bots.play_random` from setup to game end, four
+* ``games: <title>``: :func:`engine.games.bots.play_random` from setup to game end, four
   players, fixed seeds.  Tool ``bot-game`` plays without checks (the engine alone: legal
   actions, the bot's choice, apply); ``bot-game+invariants`` (full run only) plays the same
   games with :func:`engine.game.invariants` after every action, as the tests do, and times
@@ -26,8 +26,9 @@ import time
 import pytest
 
 from benchmarks.common import FULL, extra
-from engine.game import GAMES, invariants
-from engine.game.bots import play_random
+from engine.game import invariants
+from engine.games import TITLES
+from engine.games.bots import play_random
 
 PLAYERS = 4
 #: Plain run: one game per title, a seed whose game is short (0.5-1.2 s on the 2-core
@@ -90,7 +91,7 @@ def _check_game(title: str, seed: int, outcome, reasons: set[str]) -> None:
 
 
 @pytest.mark.parametrize("check", [False, True], ids=["bot-game", "bot-game+invariants"])
-@pytest.mark.parametrize("title", list(GAMES))
+@pytest.mark.parametrize("title", list(TITLES))
 def test_bot_game(benchmark, title, check):
     if check and not FULL:
         pytest.skip("full run only: a second game per title")
@@ -139,7 +140,7 @@ def _halfway(title: str, seed: int):
     return seen[-1], half, per_action
 
 
-@pytest.mark.parametrize("title", list(GAMES))
+@pytest.mark.parametrize("title", list(TITLES))
 def test_invariants(benchmark, title):
     benchmark.group = f"invariants: {title}"
     seed = _seeds(title)[0]

@@ -1,21 +1,21 @@
 """(f) Replaying records, building problems, and batch throughput.
 
 * ``replay: <title>``: :func:`engine.replay.replay`, strict, of every record of one title in
-  ``tests/data/records/`` (what ``eighteen replay`` and :mod:`engine.batch` run).  Tool
+  ``tests/data/records/`` (what ``eighteen replay`` and :mod:`engine.app.batch` run).  Tool
   ``solve`` solves every position; its baseline ``validate`` replays the same records and
   scores the declared routes without solving, so the two medians show the solving share.
 * ``problem build: <title>``: the problems of the corpus positions of one title, built by
-  :func:`engine.title.build_problem` (``build_problem``: the map rebuilt from the title data
+  :func:`engine.model.title.build_problem` (``build_problem``: the map rebuilt from the title data
   and the position checked, as ``eighteen solve`` and the batch do; ``build_problem-nocheck``:
-  unchecked, as :mod:`engine.analysis` does) and by the replay's and the game engine's fast
-  path :func:`engine.replay_routes.fast_problem` on a board that already carries the tiles
+  unchecked, as :mod:`engine.app.analysis` does) and by the replay's and the game engine's fast
+  path :func:`engine.model.routes.fast_problem` on a board that already carries the tiles
   (``fast_problem``; the board is built once, untimed).  The game engine also cuts the board
   to the company's reach first (``route_board``); that cut is not timed here.
-* ``batch: <n> corpus positions``: :func:`engine.batch.run_batch` over the corpus
+* ``batch: <n> corpus positions``: :func:`engine.app.batch.run_batch` over the corpus
   (``benchmarks/positions/``), in this process (``synchronous``), on a running, warmed local
   Dask cluster (``dask-<k>-workers``) and with the cluster it starts itself
   (``dask-new-cluster``, start-up included; full run only).  ``batch: Dask start-up`` times
-  that start-up alone: a :class:`~dask.distributed.LocalCluster` as :mod:`engine.batch`
+  that start-up alone: a :class:`~dask.distributed.LocalCluster` as :mod:`engine.app.batch`
   starts it, a client, and every worker warmed (engine imported, one position of each
   title solved).
 
@@ -50,13 +50,10 @@ from benchmarks.common import (
     solve_numba,
     timed,
 )
-from engine.batch import Item, analyse_chunk, run_batch
-from engine.games import get_title
-from engine.position import load_position
+from engine.app.batch import Item, analyse_chunk, run_batch
+from engine.games import build_problem, get_title, load_position, load_record, route_view
+from engine.model.routes import fast_problem
 from engine.replay import replay
-from engine.replay_record import load_record
-from engine.replay_routes import fast_problem
-from engine.title import build_problem, route_view
 from tests.test_replay import RULE_DIFFERENCES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -206,7 +203,7 @@ def _check_batch(result, reference: dict[str, int]) -> None:
 
 
 def _cluster():
-    """A local cluster as :func:`engine.batch.run_batch` starts one (engine/batch.py
+    """A local cluster as :func:`engine.app.batch.run_batch` starts one (engine/app/batch.py
     ``_run_dask``), and its client."""
     from dask.distributed import Client, LocalCluster
 

@@ -4,10 +4,11 @@
 :class:`routing.Problem`; see docs/ENGINE_API.md.  Title packages live in ``engine.games``.
 """
 
-from .board import Board
-from .hexgrid import HexGrid
-from .position import Position, PositionError, load_position, save_position
-from .title import RouteSpec, RouteView, Title, build_problem, default_route_spec
+from engine.games import build_problem, load_position
+from engine.model.board import Board
+from engine.model.hexgrid import HexGrid
+from engine.model.position import Position, PositionError, save_position
+from engine.model.title import RouteSpec, RouteView, Title, default_route_spec
 
 __all__ = [
     "Board",

@@ -1,6 +1,6 @@
 """Operating-round legality: what a company may lay, token and buy now.
 
-Everything here reads a :class:`~engine.replay_state.GameState` and never changes it.
+Everything here reads a :class:`~engine.game.state.GameState` and never changes it.
 
 .. code-block:: python
 
@@ -30,13 +30,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import path_subset
-from .hexgrid import opposite
-from .replay_board import city_map, hex_key
-from .replay_record import IllegalAction
-from .replay_state import GameState
-from .tiles import COLOR_ORDER, TileDef
-from .tiles.parse import Edge
+from engine.game.errors import IllegalAction
+from engine.game.state import GameState
+from engine.model.board import path_subset
+from engine.model.fast_board import city_map, hex_key
+from engine.model.hexgrid import opposite
+from engine.model.tiles import COLOR_ORDER, TileDef
+from engine.model.tiles.parse import Edge
 
 __all__ = [
     "IllegalAction",
@@ -790,7 +790,7 @@ def _name_key(name: str) -> tuple:
 # keep the whole legality API importable from here.
 def check_token(state: GameState, sym: str, hex_: str, city: int):
     """Check a station token; see :func:`engine.operating.check_token`."""
-    from .operating import check_token as check
+    from engine.operating import check_token as check
 
     return check(state, sym, hex_, city)
 
@@ -798,7 +798,7 @@ def check_token(state: GameState, sym: str, hex_: str, city: int):
 def legal_token_placements(state: GameState, sym: str):
     """Every legal station token of ``sym``; see
     :func:`engine.operating.legal_token_placements`."""
-    from .operating import legal_token_placements as options
+    from engine.operating import legal_token_placements as options
 
     return options(state, sym)
 
@@ -809,14 +809,14 @@ def train_purchase_options(state: GameState, sym: str, *, bought_types: Iterable
 
     See :func:`engine.operating.purchase_options` (the purchase rules live with the turn).
     """
-    from .operating import purchase_options
+    from engine.operating import purchase_options
 
     return purchase_options(state, sym, bought_types=bought_types)
 
 
 def state_from_position(position, **kwargs) -> GameState:
     """Engine state of a position file; see :func:`engine.operating.state_from_position`."""
-    from .operating import state_from_position as load
+    from engine.operating import state_from_position as load
 
     return load(position, **kwargs)
 
@@ -831,6 +831,6 @@ def check_train_purchase(
     bought_types: Iterable[str] = (),
 ):
     """Check a train purchase; see :func:`engine.operating.check_purchase`."""
-    from .operating import check_purchase
+    from engine.operating import check_purchase
 
     return check_purchase(state, sym, train, variant, exchange, bought_types=bought_types)

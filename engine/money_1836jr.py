@@ -1,11 +1,11 @@
 """Money, shares and the stock market of an 1836Jr-30 game (1830 rules), replayed.
 
 :class:`Finance1830` follows an 18xx.games action log and books every cash movement in a
-:class:`~engine.ledger.Ledger` (bank, players, corporations), so that a replayed record ends
+:class:`~engine.game.ledger.Ledger` (bank, players, corporations), so that a replayed record ends
 with each player's value and the game-end reason.  It is driven by the title rules of
 :mod:`engine.replay_titles` (``before``/``after`` each action, ``run`` for a run's revenue,
 ``event`` for train events) and reads the board state (tiles, tokens, trains, phases) from
-:class:`~engine.replay_state.GameState`.  :mod:`engine.money_1856` extends it for 1836Jr-56.
+:class:`~engine.game.state.GameState`.  :mod:`engine.money_1856` extends it for 1836Jr-56.
 
 Rule facts follow tobymao/18xx @111f7f69 (MIT), which is also the oracle the records were
 played with; every rule names its source file:
@@ -52,10 +52,10 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ledger import InsufficientCash, Ledger
-from .market_grid import IPO, POOL, ShareRegistry, StockGrid, parse_price_id
-from .private_auction import WaterfallAuction
-from .replay_record import ReplayError
+from engine.game.ledger import InsufficientCash, Ledger
+from engine.game.market import IPO, POOL, ShareRegistry, StockGrid, parse_price_id
+from engine.model.record import ReplayError
+from engine.private_auction import WaterfallAuction
 
 __all__ = ["Finance1830", "BANK", "Company"]
 
@@ -774,7 +774,7 @@ class Finance1830:
 
     def final_result(self, state):
         """The :class:`~engine.replay_result.FinalResult` of the replayed game."""
-        from .replay_result import FinalResult, PlayerResult
+        from engine.replay_result import FinalResult, PlayerResult
 
         self.finalize(state)
         names = dict(state.record.players)

@@ -58,13 +58,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from .hexgrid import opposite
-from .ledger import InsufficientCash, Ledger
-from .money_1846_rules import half_pay_split, minor_split, payout_amount, tile_cost, track_reaches
-from .replay_market import POOL, TREASURY
-from .replay_record import ReplayError
-from .replay_result import FinalResult, PlayerResult
-from .replay_state import GameState
+from engine.game.ledger import InsufficientCash, Ledger
+from engine.game.state import GameState
+from engine.model.hexgrid import opposite
+from engine.model.record import ReplayError
+from engine.money_1846_rules import (
+    half_pay_split,
+    minor_split,
+    payout_amount,
+    tile_cost,
+    track_reaches,
+)
+from engine.replay_market import POOL, TREASURY
+from engine.replay_result import FinalResult, PlayerResult
 
 __all__ = [
     "Money1846",

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .hexgrid import opposite
-from .replay_state import GameState
-from .tiles.parse import Edge, NodeRef
+from engine.game.state import GameState
+from engine.model.hexgrid import opposite
+from engine.model.tiles.parse import Edge, NodeRef
 
 __all__ = [
     "TOTAL_SHARES",

@@ -37,9 +37,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from .market_grid import IPO, POOL, Certificate
-from .money_1836jr import BANK, Finance1830
-from .replay_record import ReplayError
+from engine.game.market import IPO, POOL, Certificate
+from engine.model.record import ReplayError
+from engine.money_1836jr import BANK, Finance1830
 
 __all__ = ["Finance1856", "national_awards", "national_price"]
 

@@ -1,10 +1,10 @@
 """One company's operating turn, and engine state loaded from a position file.
 
-:class:`OperatingTurn` wraps a :class:`~engine.replay_state.GameState` for the turn of one
+:class:`OperatingTurn` wraps a :class:`~engine.game.state.GameState` for the turn of one
 corporation or minor: it checks every tile lay, token and train purchase with
 :mod:`engine.legality` *and* the per-turn limits of the title (tile lays per turn, one token,
 1836Jr-30's one bank train of each type per operating round), then applies it.  A rejected
-action raises :class:`~engine.replay_record.IllegalAction` naming the rule and leaves the
+action raises :class:`~engine.model.record.IllegalAction` naming the rule and leaves the
 state as it was.
 
 .. code-block:: python
@@ -28,8 +28,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .games import get_title
-from .legality import (
+from engine.game.errors import IllegalAction
+from engine.game.state import DEPOT, GameState, TitleRules, TrainCard
+from engine.games import check_position, get_title
+from engine.legality import (
     Reach,
     TileLayOption,
     _check_operator,
@@ -40,10 +42,9 @@ from .legality import (
     legality_of,
     reachable,
 )
-from .position import Assignment, Position, PositionError, check_position
-from .replay_board import hex_key
-from .replay_record import IllegalAction, Record
-from .replay_state import DEPOT, GameState, TitleRules, TrainCard
+from engine.model.fast_board import hex_key
+from engine.model.position import Assignment, Position, PositionError
+from engine.model.record import Record
 
 __all__ = [
     "OperatingTurn",
@@ -633,7 +634,7 @@ def state_from_position(
     Raises
     ------
     PositionError
-        An impossible position (see :func:`engine.position.check_position`).
+        An impossible position (see :func:`engine.model.position.check_position`).
     """
     title = get_title(position.title)
     check_position(position, title)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from .replay_record import ReplayError
+from engine.model.record import ReplayError
 
 __all__ = ["WaterfallAuction"]
 

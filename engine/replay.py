@@ -1,10 +1,10 @@
 """Replay recorded 18xx.games games and score every operating turn.
 
-:func:`replay` reads an 18xx.games game export (see :mod:`engine.replay_record`), applies its
-actions to a :class:`~engine.replay_state.GameState` (tiles, tokens, trains, phases,
+:func:`replay` reads an 18xx.games game export (see :mod:`engine.model.record`), applies its
+actions to a :class:`~engine.game.state.GameState` (tiles, tokens, trains, phases,
 companies, closures; title rules in :mod:`engine.replay_titles`) and, at every
-``run_routes``, rebuilds the acting company's :class:`~engine.position.Position`, reads the
-declared routes onto the network (:mod:`engine.replay_routes`), scores them with
+``run_routes``, rebuilds the acting company's :class:`~engine.model.position.Position`, reads the
+declared routes onto the network (:mod:`engine.model.routes`), scores them with
 :func:`routing.validate` and finds the optimum with :func:`routing.solve`.
 
 .. code-block:: python
@@ -31,17 +31,17 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import routing
-
-from .games import get_title
-from .legality import TileLayOption, check_tile_lay, check_token
-from .operating import OperatingTurn, TrainOption
-from .position import save_position
-from .replay_board import split_id
-from .replay_record import IllegalAction, Record, ReplayError, filter_actions, load_record
-from .replay_result import FinalResult
-from .replay_routes import declared_routes, fast_problem
-from .replay_state import DEPOT, GameState
-from .replay_titles import NO_BOARD_EFFECT, rules_for
+from engine.game.errors import IllegalAction
+from engine.game.state import DEPOT, GameState
+from engine.games import get_title, load_record
+from engine.legality import TileLayOption, check_tile_lay, check_token
+from engine.model.fast_board import split_id
+from engine.model.position import save_position
+from engine.model.record import Record, ReplayError, filter_actions
+from engine.model.routes import declared_routes, fast_problem
+from engine.operating import OperatingTurn, TrainOption
+from engine.replay_result import FinalResult
+from engine.replay_titles import NO_BOARD_EFFECT, rules_for
 
 __all__ = [
     "TurnResult",
@@ -559,7 +559,7 @@ def export_positions(report: ReplayReport, directory: str | Path) -> list[Path]:
 
     Files are named ``<record>-a<action>-<company>.json``.
     """
-    from .position import position_from_dict
+    from engine.model.position import position_from_dict
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """Title rules for replaying 18xx.games records: 1846 (and its 2-player variant), 1836Jr-30
 and 1836Jr-56.
 
-Each class implements the :class:`~engine.replay_state.TitleRules` hooks with the facts of
+Each class implements the :class:`~engine.game.state.TitleRules` hooks with the facts of
 tobymao/18xx @111f7f69 (MIT):
 
 - 1846 (``g_1846/game.rb``): random removal of privates and corporations at setup (the
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .position import Assignment
-from .replay_record import Record, ReplayError
-from .replay_state import DEPOT, GameState, TitleRules, TrainCard
+from engine.game.state import DEPOT, GameState, TitleRules, TrainCard
+from engine.model.position import Assignment
+from engine.model.record import Record, ReplayError
 
 __all__ = ["Rules1836Jr30", "Rules1836Jr56", "rules_for", "lcg_draws"]  # Rules1846: rules_1846
 
@@ -174,7 +174,7 @@ class Rules1836Jr30(_Common):
     home_token_timing = "operate"
 
     def setup(self, state: GameState) -> None:
-        from .money_1836jr import Finance1830
+        from engine.money_1836jr import Finance1830
 
         self.money = Finance1830(state)
 
@@ -212,7 +212,7 @@ class Rules1836Jr56(Rules1836Jr30):
     NATIONAL = "MESS"
 
     def setup(self, state: GameState) -> None:
-        from .money_1856 import Finance1856
+        from engine.money_1856 import Finance1856
 
         self.money = Finance1856(state)
 
@@ -293,7 +293,7 @@ def _corp_of_share(action: dict) -> str | None:
 def __getattr__(name: str):
     # Rules1846 lives in engine/rules_1846.py (it builds on _Common here)
     if name == "Rules1846":
-        from .rules_1846 import Rules1846
+        from engine.rules_1846 import Rules1846
 
         return Rules1846
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -301,7 +301,7 @@ def __getattr__(name: str):
 
 def rules_for(record: Record) -> TitleRules:
     """The :class:`TitleRules` of a record's title."""
-    from .rules_1846 import Rules1846
+    from engine.rules_1846 import Rules1846
 
     table = {"1846": Rules1846, "1836Jr30": Rules1836Jr30, "1836Jr56": Rules1836Jr56}
     try:

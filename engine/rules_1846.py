@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .money_1846 import Money1846
-from .position import Assignment
-from .replay_market import POOL, TREASURY, Market1846
-from .replay_record import Record
-from .replay_result import FinalResult
-from .replay_state import GameState, TrainCard
-from .replay_titles import _Common, _corp_of_share, lcg_draws
+from engine.game.state import GameState, TrainCard
+from engine.model.position import Assignment
+from engine.model.record import Record
+from engine.money_1846 import Money1846
+from engine.replay_market import POOL, TREASURY, Market1846
+from engine.replay_result import FinalResult
+from engine.replay_titles import _Common, _corp_of_share, lcg_draws
 
 __all__ = ["Rules1846"]
 

@@ -1,6 +1,6 @@
 """What every title's random bot games must satisfy, shared by the ``tests/test_bots*.py``.
 
-:func:`engine.game.bots.play_random` already checks :func:`engine.game.invariants` after every
+:func:`engine.games.bots.play_random` already checks :func:`engine.game.invariants` after every
 action; :func:`play_to_end` adds that the game ended, by one of the title's game-end
 reasons, with a final value for every seat.  :func:`seed_chunks` cuts a run of seeds into
 tests of their own, so that pytest-xdist spreads the games over every core;
@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 
-from engine.game import load_game
 from engine.game.base import BaseGame
-from engine.game.bots import play_random
+from engine.games import load_game
+from engine.games.bots import play_random
 
 
 def play_to_end(

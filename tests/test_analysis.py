@@ -11,10 +11,10 @@ from click.testing import CliRunner
 
 import routing
 from engine import legality
-from engine.analysis import analyse_position, candidate_moves, position_after_tile
-from engine.cli import cli
-from engine.position import PositionError, Token, load_position, position_board
-from engine.title import build_problem
+from engine.app.analysis import analyse_position, candidate_moves, position_after_tile
+from engine.app.cli import cli
+from engine.games import build_problem, load_position, position_board
+from engine.model.position import PositionError, Token
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "engine" / "examples"
 

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 import routing
-from engine.batch import (
+from engine.app.batch import (
     COLUMNS,
     IDENTITY_COLUMNS,
     BatchError,
@@ -29,9 +29,9 @@ from engine.batch import (
     read_table,
     run_batch,
 )
-from engine.cli import cli
+from engine.app.cli import cli
+from engine.games import build_problem
 from engine.replay import replay
-from engine.title import build_problem
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "engine" / "examples"
@@ -118,7 +118,7 @@ def test_sigkill_then_rerun_gives_the_uninterrupted_result(tmp_path):
     out = tmp_path / "out" / "results.csv"
     journal = journal_path(out)
     # as the ``eighteen`` console script starts it
-    cmd = [sys.executable, "-c", "from engine.cli import main; main()"]
+    cmd = [sys.executable, "-c", "from engine.app.cli import main; main()"]
     cmd += ["batch", str(src), "--out", str(out)]
     cmd += ["--workers", "1"]  # the default: a new local Dask cluster (one worker process)
     # own process group, so the kill takes every process of the batch and nothing else

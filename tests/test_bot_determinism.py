@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.game.bots import play_random
+from engine.games.bots import play_random
 
 #: (title, players, seed): short games, one per title.
 GAMES = [("1846", 3, 4), ("1836Jr30", 2, 27), ("1836Jr56", 3, 2), ("1842", 3, 5),
@@ -26,7 +26,7 @@ GAMES = [("1846", 3, 4), ("1836Jr30", 2, 27), ("1836Jr56", 3, 2), ("1842", 3, 5)
 
 _SCRIPT = """
 import hashlib, json, sys
-from engine.game.bots import play_random
+from engine.games.bots import play_random
 games = json.loads(sys.argv[1])
 for title, players, seed in games:  # other games first: the caches hold their walks
     play_random(title, players, seed=seed + 1000)

@@ -1,6 +1,6 @@
 """Random-legal-play bots: whole 1846 games, invariants checked after every action.
 
-:func:`engine.game.bots.play_random` checks :func:`engine.game.invariants` after each
+:func:`engine.games.bots.play_random` checks :func:`engine.game.invariants` after each
 action (money conserved, shares 100%, trains and tiles as in the manifests, tokens on legal
 slots); these tests check that every game ends with a game-end reason of the rules and that
 no exception escapes.  The default run plays 200 games (3, 4 and 5 players in turn) as ten
@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from engine.game.bots import choose
+from engine.games.bots import choose
 from tests.bot_support import assert_replays_from_log, play_to_end, seed_chunks
 
 #: Game-end reasons of 1846 (game.rb GAME_END_CHECK) and 18xx.games' turn-100 stop.

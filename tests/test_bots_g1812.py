@@ -1,6 +1,6 @@
 """Random-legal-play bots: whole 1812 games, every invariant checked after every action.
 
-:func:`engine.game.bots.play_random` checks :func:`engine.game.invariants` after each action
+:func:`engine.games.bots.play_random` checks :func:`engine.game.invariants` after each action
 (money conserved with the bank's IOUs, shares 100%, train cards as minted, tiles within the
 manifest, tokens on legal slots); ``on_action`` adds :func:`engine.games.g1812.game.check_1812`
 (§14.1 train counts, 3+1s as many as the 3s they replaced, minors with one owner and one
@@ -21,9 +21,9 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import cli
-from engine.game import load_game
-from engine.game.bots import play_random
+from engine.app.cli import cli
+from engine.games import load_game
+from engine.games.bots import play_random
 from engine.games.g1812.game import check_1812
 from tests.bot_support import assert_replays_from_log, seed_chunks
 

@@ -1,6 +1,6 @@
 """Random-legal-play bots: whole 1836Jr-30 games, invariants checked after every action.
 
-:func:`engine.game.bots.play_random` checks :func:`engine.game.invariants` after each
+:func:`engine.games.bots.play_random` checks :func:`engine.game.invariants` after each
 action (money conserved, shares 100%, trains and tiles as in the manifests, tokens on legal
 slots); these tests check that every game ends with a game-end reason of the rules (a broken
 bank, a bankruptcy; 18xx.games' turn-100 stop should not be needed) and that no exception
@@ -59,7 +59,7 @@ def test_bot_games_are_deterministic_and_replay_from_the_log():
 
 
 def test_eighteen_play_prints_revenues_and_scores(tmp_path):
-    from engine.cli import cli
+    from engine.app.cli import cli
 
     save = tmp_path / "game.json"
     out = CliRunner().invoke(

@@ -1,6 +1,6 @@
 """Random-legal-play bots: whole 1836Jr-56 games, invariants checked after every action.
 
-:func:`engine.game.bots.play_random` checks :func:`engine.game.invariants` after each action
+:func:`engine.games.bots.play_random` checks :func:`engine.game.invariants` after each action
 (money conserved, shares 100%, trains and tiles as in the manifests, tokens on legal slots);
 ``_check`` adds the 1856 ones: the money is the title's F6000 (the bank, the players and the
 companies; escrow is the bank's), a player is below zero only while his cash crisis is the
@@ -27,8 +27,9 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from engine.game import invariants, new_game
-from engine.game.bots import choose, play_random
+from engine.game import invariants
+from engine.games import new_game
+from engine.games.bots import choose, play_random
 from engine.games.g1836jr56 import data
 from tests.bot_support import assert_replays_from_log
 
@@ -152,7 +153,7 @@ def test_bot_games_are_deterministic_and_replay_from_the_log():
 
 
 def test_eighteen_play_prints_revenues_and_scores(tmp_path):
-    from engine.cli import cli
+    from engine.app.cli import cli
 
     save = tmp_path / "game.json"
     out = CliRunner().invoke(

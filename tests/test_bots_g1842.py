@@ -2,7 +2,7 @@
 
 Two kinds of bot play, both drawing from the legal actions only:
 
-- the standard bot (:func:`engine.game.bots.play_random`), which among other things trades
+- the standard bot (:func:`engine.games.bots.play_random`), which among other things trades
   trains between companies at random prices, so that its games mostly end in the green or
   brown phase when the bank breaks or a token reaches the top-right field;
 - a restricted bot that never buys a train from another company (a legal subset of play),
@@ -29,8 +29,9 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from engine.game import invariants, new_game
-from engine.game.bots import choose, play_random
+from engine.game import invariants
+from engine.games import new_game
+from engine.games.bots import choose, play_random
 from engine.games.g1842.game import check_1842
 from tests.bot_support import seed_chunks
 
@@ -102,7 +103,7 @@ def test_two_thousand_random_games_end_with_invariants():
 
 
 def test_eighteen_play_prints_revenues_and_scores():
-    from engine.cli import cli
+    from engine.app.cli import cli
 
     result = CliRunner().invoke(cli, ["play", "1842 Schleswig-Holstein", "--players", "3",
                                        "--seed", "2", "--bots"])  # fmt: skip

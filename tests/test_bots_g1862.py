@@ -1,6 +1,6 @@
 """Random-legal-play bots: whole 1862 USA/Canada (Ohley) games, invariants after every action.
 
-:func:`engine.game.bots.play_random` checks :func:`engine.game.invariants` after each action
+:func:`engine.games.bots.play_random` checks :func:`engine.game.invariants` after each action
 (money conserved, shares 100 %, trains and tiles as in the manifests, tokens on legal
 slots).  These tests add that every game ends with one of the rulebook's game-end reasons
 (§Ending the Game / Timing: the bank, a price above 379$, 8 companies out, fewer than three
@@ -22,8 +22,8 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from engine.cli_play import play
-from engine.game.bots import play_random
+from engine.app.cli_play import play
+from engine.games.bots import play_random
 from engine.games.g1862 import economy_data as ed
 from tests.bot_support import assert_replays_from_log, seed_chunks
 

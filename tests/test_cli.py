@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import cli
+from engine.app.cli import cli
 
 DATA = pathlib.Path(__file__).parent / "data"
 

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from engine.position import load_position
-from engine.title import build_problem
+from engine.games import build_problem, load_position
 from routing import solve
 from tests.naive import naive_solve, naive_total
 from tests.problem_io import problem_to_json

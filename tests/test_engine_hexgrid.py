@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.hexgrid import HexGrid, opposite, rotate_edge
+from engine.model.hexgrid import HexGrid, opposite, rotate_edge
 
 
 def test_pointy_neighbours_match_18xx_games():

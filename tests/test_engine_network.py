@@ -8,8 +8,9 @@ import sys
 import pytest
 
 import routing
-from engine.position import position_from_dict
-from engine.title import RouteSpec, Title, build_problem, default_route_spec, route_view
+from engine.games import build_problem, route_view
+from engine.model.position import position_from_dict
+from engine.model.title import RouteSpec, Title, default_route_spec
 from routing import NodeKind
 
 DATA = pathlib.Path(__file__).parent / "data"
@@ -152,8 +153,8 @@ def test_two_routes_may_not_cross_the_same_hex_side():
     """18xx.games reuses no (hex, edge): two switch tiles facing each other share one side."""
     from types import SimpleNamespace
 
-    from engine.board import Board
-    from engine.network_build import build_network
+    from engine.model.board import Board
+    from engine.model.network_build import build_network
 
     data = SimpleNamespace(
         TITLE="switch",

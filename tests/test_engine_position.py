@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
-from engine.board import Board
-from engine.position import PositionError, load_position, save_position
+from engine.games import load_position
+from engine.model.board import Board
+from engine.model.position import PositionError, save_position
 
 DATA = pathlib.Path(__file__).parent / "data"
 

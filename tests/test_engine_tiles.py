@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.tiles import TILES, standard_tile
-from engine.tiles.parse import Edge, NodeRef, Revenue, parse_revenue, parse_tile
+from engine.model.tiles import TILES, standard_tile
+from engine.model.tiles.parse import Edge, NodeRef, Revenue, parse_revenue, parse_tile
 
 
 def test_catalogue_parses_completely():

@@ -27,7 +27,7 @@ from engine.games.g1812 import economy_costs as co
 from engine.games.g1812 import economy_data as ed
 from engine.games.g1812 import merger as mg
 from engine.games.g1812.economy import POOL, TREASURY, RuleViolation
-from engine.hexgrid import DIRECTIONS, HexGrid
+from engine.model.hexgrid import DIRECTIONS, HexGrid
 
 FAST = settings(max_examples=60)
 MINOR_PRICES = [p for p in ed.MARKET if p <= ed.MINOR_MAX_PRICE]

@@ -371,7 +371,8 @@ def test_ports_are_port_nodes_and_only_goods_trains_score_them():
 
 def test_city_named_tiles():
     # §7.3.2: "Leeds in grey and Hull in brown" (X30, X20) go on those cities only.
-    from engine.position import PositionError, load_position
+    from engine.games import load_position
+    from engine.model.position import PositionError
 
     load_position(position("2", ["2"], [("G16", "X20", 0)], phase="5"))
     with pytest.raises(PositionError, match="only be laid on G16"):

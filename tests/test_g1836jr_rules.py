@@ -19,11 +19,10 @@ from pathlib import Path
 import pytest
 
 import routing
-from engine.games import get_title
+from engine.games import build_problem, get_title
 from engine.games.g1836jr56.rules import post_active
 from engine.games.g1836jr_common import port_bonus_per_token
-from engine.position import PositionError
-from engine.title import build_problem
+from engine.model.position import PositionError
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "engine" / "examples"
 EXAMPLE_NAMES = [f"1836jr{v}-{s}" for v in ("30", "56") for s in ("early", "mid", "late")]

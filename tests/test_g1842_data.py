@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.board import Board
 from engine.games.g1842 import data
+from engine.model.board import Board
 
 
 def test_map_is_marked_reconstructed():

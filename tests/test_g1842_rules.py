@@ -18,9 +18,9 @@ import pytest
 
 import routing
 from engine import build_problem
+from engine.games import load_position, route_view
 from engine.games.g1842 import data, rules
-from engine.position import PositionError, load_position
-from engine.title import route_view
+from engine.model.position import PositionError
 from tests.naive import naive_solve
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "engine" / "examples"

@@ -29,10 +29,9 @@ from pathlib import Path
 import pytest
 
 import routing
-from engine.games import get_title
+from engine.games import build_problem, get_title, load_position
 from engine.games.g1846 import data
-from engine.position import PositionError, load_position
-from engine.title import build_problem
+from engine.model.position import PositionError
 from tests.naive import naive_solve
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "engine" / "examples"

@@ -15,11 +15,10 @@ from pathlib import Path
 import pytest
 
 import routing
-from engine.board import Board
-from engine.games import get_title
+from engine.games import build_problem, get_title
 from engine.games.g1862 import data
 from engine.games.g1862.rules import make_train
-from engine.title import build_problem
+from engine.model.board import Board
 from tests.naive import naive_solve
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "engine" / "examples"

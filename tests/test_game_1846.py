@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.game import IllegalAction, invariants, load_game, new_game
-from engine.game.bots import play_random
+from engine.game import IllegalAction, invariants
 from engine.game.shares import POOL
+from engine.games import load_game, new_game
+from engine.games.bots import play_random
 from engine.games.g1846.game import Game1846
 from tests.bot_support import to_stage
 
@@ -398,4 +399,4 @@ def test_bankrupt_dump_puts_corporation_in_receivership():
 
 
 # 18xx.games records: every public fixture of 1846 and its 2-player variant replays through
-# this engine to its recorded result (tests/test_game_records.py, engine.game.records).
+# this engine to its recorded result (tests/test_game_records.py, engine.games.records).

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.game import IllegalAction, invariants, load_game, new_game
+from engine.game import IllegalAction, invariants
 from engine.game.shares import POOL
+from engine.games import load_game, new_game
 from engine.games.g1836jr30.game import Game1836Jr30
 from tests.bot_support import to_stage
 

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.game import IllegalAction, invariants, new_game
-from engine.game.records import replay_record_game
+from engine.game import IllegalAction, invariants
 from engine.game.shares import POOL
+from engine.game.state import DEPOT
+from engine.games import new_game
 from engine.games.g1836jr56.game import Game1836Jr56
-from engine.replay_state import DEPOT
+from engine.games.records import replay_record_game
 from tests.bot_support import to_stage
 
 BANK = "bank"
@@ -753,7 +754,7 @@ RECORDS = sorted((Path(__file__).parent / "data" / "records" / "1836jr56").glob(
 
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
 def test_records_replay_to_the_recorded_result(path):
-    # every recorded action legal in our engine (engine.game.records), invariants after
+    # every recorded action legal in our engine (engine.games.records), invariants after
     # each; the site's values and game-end reason exactly (hotseat003: a president's
     # interest crisis ends in bankruptcy, the forced repayment charging him once more;
     # 1836jr56_game_end_bank: two corporations merge into the MESS, which borrows a train)

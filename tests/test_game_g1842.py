@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.game import IllegalAction, invariants, load_game, new_game
+from engine.game import IllegalAction, invariants
+from engine.games import load_game, new_game
 from engine.games.g1842 import economy as eco
 from engine.games.g1842.game import Game1842, check_1842
 from engine.games.g1842.game_shares import POOL
@@ -575,7 +576,7 @@ def test_illegal_actions_name_the_rule_and_leave_the_game_unchanged():
 def test_a_game_replays_from_its_save():
     import random
 
-    from engine.game.bots import choose
+    from engine.games.bots import choose
 
     game, rng = Game1842(["A", "B", "C", "D"], 3), random.Random(3)
     for _ in range(150):

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.game import IllegalAction, invariants, load_game, new_game
+from engine.game import IllegalAction, invariants
 from engine.game.shares import POOL
+from engine.games import load_game, new_game
 from engine.games.g1862 import economy as eco
 from engine.games.g1862.game import Game1862
 

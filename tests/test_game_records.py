@@ -1,4 +1,4 @@
-"""18xx.games records through the full rules engine (engine.game.records).
+"""18xx.games records through the full rules engine (engine.games.records).
 
 Every public fixture of 1846, the 1846 2-player variant and 1836Jr-30 (tests/data/records,
 MIT-licensed, SOURCE.md) replays action by action through ``BaseGame.apply`` - every
@@ -22,12 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.game import IllegalAction, invariants, load_game
-from engine.game.records import RecordFeed, from_record, new_record_game, replay_record_game
+from engine.game import IllegalAction, invariants
 from engine.game.shares import POOL
+from engine.games import load_game, load_record
 from engine.games.g1836jr30.game import Game1836Jr30
 from engine.games.g1846.game import Game1846
-from engine.replay_record import ReplayError, filter_actions, load_record
+from engine.games.records import RecordFeed, from_record, new_record_game, replay_record_game
+from engine.model.record import ReplayError, filter_actions
 from tests.test_game_g1836jr30 import _auction, _floated, _refresh
 
 RECORDS = Path(__file__).parent / "data" / "records"

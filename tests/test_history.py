@@ -1,4 +1,4 @@
-"""Game history (engine.history, ``eighteen history``): OR labels, the HTML page, plots, boards.
+"""Game history (engine.app.history, ``eighteen history``): OR labels, the HTML page, plots, boards.
 
 The page is checked against a replay report computed here independently; the record is
 16904 (1846 2p Variant, 267 actions, 30 operating turns with stored revenues, 13 of them
@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine import history as hist
-from engine.cli import cli
+from engine.app import history as hist
+from engine.app.cli import cli
+from engine.games import load_record
 from engine.replay import replay
-from engine.replay_record import load_record
 
 RECORD = Path(__file__).parent / "data" / "records" / "18462pVariant" / "16904.json"
 TIME_LIMIT = 10.0  # every position here is proven in well under a second

@@ -11,9 +11,10 @@ import random
 
 import pytest
 
-from engine.game import invariants, new_game
-from engine.game.bots import choose
+from engine.game import invariants
 from engine.game.invariants import InvariantError
+from engine.games import new_game
+from engine.games.bots import choose
 
 
 @pytest.fixture()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.ledger import InsufficientCash, Ledger
+from engine.game.ledger import InsufficientCash, Ledger
 
 
 def test_transfers_conserve_money_and_keep_history():

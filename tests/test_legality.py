@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 import routing
+from engine.games import build_problem, load_position
 from engine.legality import (
     _path_key,
     check_tile_lay,
@@ -35,10 +36,9 @@ from engine.legality import (
     state_from_position,
     train_purchase_options,
 )
+from engine.model.position import PositionError, position_from_dict
 from engine.operating import OperatingTurn
-from engine.position import PositionError, load_position, position_from_dict
 from engine.replay import IllegalAction, replay
-from engine.title import build_problem
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "engine" / "examples").glob("*.json"))
 RECORDS = Path(__file__).parent / "data" / "records"

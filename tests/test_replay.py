@@ -17,11 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.position import check_position, load_position, position_from_dict
+from engine.games import build_problem, check_position, load_position, load_record
+from engine.model.position import position_from_dict
+from engine.model.routes import fast_problem
 from engine.replay import Replayer, ReplayError, replay
-from engine.replay_record import load_record
-from engine.replay_routes import fast_problem
-from engine.title import build_problem
 
 RECORDS = Path(__file__).parent / "data" / "records"
 FILES = sorted(RECORDS.glob("*/*.json"))
@@ -100,7 +99,7 @@ def test_stored_revenues_are_compared():
 
 def test_positions_are_valid_position_files():
     """A sample of replayed positions loads with every engine check, and the replay's fast
-    problem equals engine.title.build_problem's."""
+    problem equals engine.model.title.build_problem's."""
     for path in FILES[::4]:
         rep = Replayer(load_record(path), solve=False)
         for k, turn in enumerate(rep.turns()):

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import cli
+from engine.app.cli import cli
+from engine.games import load_record
 from engine.money_1846 import (
     BANK,
     half_pay_split,
@@ -30,7 +31,6 @@ from engine.money_1846 import (
 )
 from engine.replay import Replayer, ReplayError, replay
 from engine.replay_market import POOL, TREASURY
-from engine.replay_record import load_record
 from engine.replay_result import FinalResult, PlayerResult
 
 RECORDS = Path(__file__).parent / "data" / "records"

@@ -16,10 +16,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.market_grid import IPO, POOL, ShareRegistry, StockGrid, parse_price_id
+from engine.game.market import IPO, POOL, ShareRegistry, StockGrid, parse_price_id
+from engine.games import load_record
 from engine.money_1836jr import BANK
 from engine.replay import Replayer, ReplayError
-from engine.replay_record import load_record
 
 RECORDS = Path(__file__).parent / "data" / "records"
 FILES = sorted((RECORDS / "1836Jr30").glob("*.json")) + sorted(

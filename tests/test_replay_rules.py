@@ -15,13 +15,12 @@ import pytest
 from click.testing import CliRunner
 
 import routing
-from engine.cli import cli
-from engine.position import load_position
+from engine.app.cli import cli
+from engine.games import build_problem, load_position, load_record
+from engine.model.record import filter_actions, record_seed
 from engine.replay import IllegalAction, Replayer, ReplayError, replay
 from engine.replay_market import POOL, TREASURY, Market1846
-from engine.replay_record import filter_actions, load_record, record_seed
 from engine.replay_titles import lcg_draws
-from engine.title import build_problem
 
 RECORDS = Path(__file__).parent / "data" / "records"
 

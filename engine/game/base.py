@@ -4,7 +4,7 @@ A game is a deterministic function of ``(title, players, seed, options, actions)
 writes that tuple, loading replays it.  :meth:`BaseGame.legal_actions` lists every action
 the rules allow now (plain dicts in the 18xx.games action vocabulary);
 :meth:`BaseGame.apply` checks an action against that list and raises
-:class:`~engine.replay_record.IllegalAction` naming the rule it breaks, leaving the game as it
+:class:`~engine.model.record.IllegalAction` naming the rule it breaks, leaving the game as it
 was.  Automatic steps (a player with nothing to do passes, a company without trains earns
 nothing) happen between actions and are not logged.
 
@@ -21,14 +21,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..games import get_title
-from ..ledger import InsufficientCash, Ledger
-from ..replay_board import FastBoard
-from ..replay_record import IllegalAction, Record
-from ..replay_state import GameState, TitleRules
-from .operating import OperatingMixin
-from .shares import POOL, ShareRegistry
-from .stock import StockMixin
+from engine.game.errors import IllegalAction
+from engine.game.ledger import InsufficientCash, Ledger
+from engine.game.operating import OperatingMixin
+from engine.game.shares import POOL, ShareRegistry
+from engine.game.state import GameState, TitleRules
+from engine.game.stock import StockMixin
+from engine.model.fast_board import FastBoard
+from engine.model.record import Record
+from engine.model.title import Title
 
 __all__ = ["BaseGame", "Round", "IllegalAction", "BANK", "POOL", "action_key"]
 
@@ -152,6 +153,9 @@ class BaseGame(StockMixin, OperatingMixin):
 
     #: Engine title id (``engine.games`` registry).
     TITLE = ""
+    #: The title's map data and revenue-rule hook (:class:`engine.model.title.Title`); the
+    #: title package sets it.
+    DEFINITION: Title
     MIN_PLAYERS = 2
     MAX_PLAYERS = 6
     #: Percentage of a corporation the market pool may hold.
@@ -192,7 +196,7 @@ class BaseGame(StockMixin, OperatingMixin):
         self.players = list(players)  # priority order: rotates after each stock round
         self.seed = seed
         self.options = [str(o) for o in options]
-        self.title = get_title(self.TITLE)
+        self.title = self.DEFINITION
         self.data = self.title.data
         clash = set(players) & self._entity_symbols()
         if clash:
@@ -549,7 +553,7 @@ class BaseGame(StockMixin, OperatingMixin):
                 continue
             if len(legal) == 1 and legal[0]["type"] == "pass":
                 # a lone pass is no choice: the engine takes it (18xx.games skips the step,
-                # or records the pass: engine.game.records matches those to this list)
+                # or records the pass: engine.games.records matches those to this list)
                 self.__dict__.setdefault("auto_passes", []).append(legal[0]["entity"])
                 self.process(legal[0])
                 continue

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..replay_state import DEPOT, _player_count_value
-from .shares import POOL
+from engine.game.shares import POOL
+from engine.game.state import DEPOT, _player_count_value
 
 __all__ = ["InvariantError", "invariants"]
 

@@ -4,8 +4,8 @@ A turn runs the title's stages in order (``OPERATING_STAGES``; 1846: track and t
 route, dividend, train, company).  Each stage ``s`` has ``legal_<s>(op)`` (the choices) and
 may have ``skip_<s>(op)`` (what happens when there is no choice: a company without trains
 earns nothing).  A ``pass`` ends the stage.  ``run_routes`` carries the optimal revenue:
-the engine builds the operator's :class:`~engine.position.Position`, turns it into a
-:class:`routing.Problem` with the title's rules (:func:`engine.replay_routes.fast_problem`)
+the engine builds the operator's :class:`~engine.model.position.Position`, turns it into a
+:class:`routing.Problem` with the title's rules (:func:`engine.model.routes.fast_problem`)
 and solves it with the numba search.  A ``run_routes`` may instead declare its routes
 (``routes``, in 18xx.games' form): :meth:`OperatingMixin.check_routes` scores them on the
 same problem and the company earns that (``revenue: 0`` or no routes: nothing).
@@ -25,12 +25,12 @@ import re
 from dataclasses import dataclass, field, replace
 
 import routing
-
-from ..replay_board import FastBoard
-from ..replay_record import IllegalAction, ReplayError
-from ..replay_routes import declared_routes, fast_problem
-from .shares import POOL
-from .track import extend, legal_lays, reach, tokenable_cities
+from engine.game.errors import IllegalAction
+from engine.game.shares import POOL
+from engine.game.track import extend, legal_lays, reach, tokenable_cities
+from engine.model.fast_board import FastBoard
+from engine.model.record import ReplayError
+from engine.model.routes import declaration_order, declared_routes, fast_problem, route_readings
 
 __all__ = ["OperatingMixin", "Turn"]
 
@@ -61,7 +61,7 @@ class _SubBoard(FastBoard):
 
 
 class _Runnable:
-    """The board state as :func:`engine.replay_routes.declared_routes` reads it, with
+    """The board state as :func:`engine.model.routes.declared_routes` reads it, with
     ``op``'s trains limited to the runnable ones (the problem's train order)."""
 
     def __init__(self, state, op: str, trains: list) -> None:
@@ -360,7 +360,7 @@ class OperatingMixin:
 
         ``routes`` are 18xx.games routes (per route ``train``, a train id the operator owns,
         and ``connections``, optionally ``nodes``), read onto the network by
-        :func:`engine.replay_routes.declared_routes` and scored by :func:`routing.validate`
+        :func:`engine.model.routes.declared_routes` and scored by :func:`routing.validate`
         on the same problem :meth:`optimal_run` solves, in the record replayer's order (the
         Mail Contract goes to the route with most stops, ties to the larger train id).
         An empty list runs nothing.  ``allow_forbidden_ends: true`` scores routes that
@@ -373,8 +373,6 @@ class OperatingMixin:
         IllegalAction
             Naming the train and the rule its route breaks.
         """
-        from ..replay import _desc, _readings  # the record replayer's reading order
-
         op, routes = action["entity"], action["routes"]
         where = f"run_routes by {op}"
         if not isinstance(routes, list) or not all(isinstance(r, dict) for r in routes):
@@ -401,7 +399,7 @@ class OperatingMixin:
                                    {"routes": routes})  # fmt: skip
         except (ReplayError, KeyError, ValueError) as exc:
             raise IllegalAction(f"{where}: {exc}") from None
-        order = sorted(range(len(read)), key=lambda i: (-read[i].stops, _desc(read[i].train_id)))
+        order = declaration_order(read)
         relaxed = None
         if action.get("allow_forbidden_ends") is True and problem.rules.forbidden_end_pairs:
             relaxed = routing.Problem(
@@ -412,7 +410,7 @@ class OperatingMixin:
         for prob in (problem, relaxed):
             if prob is None:
                 continue
-            for choice in _readings(read, order):
+            for choice in route_readings(read, order):
                 try:
                     scored = routing.validate(prob, choice)
                 except routing.RouteError as exc:

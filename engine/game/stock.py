@@ -13,7 +13,7 @@ certificate limit), ``share_pool.rb`` ``fit_in_bank?`` (market pool limit),
 
 from __future__ import annotations
 
-from .shares import POOL
+from engine.game.shares import POOL
 
 __all__ = ["StockMixin"]
 

@@ -11,7 +11,7 @@ city's value), ``lib/engine/city.rb`` ``tokenable?`` (a free, unreserved slot; o
 company per hex).
 
 The tile-colour ladder, labels, city and town counts and the title's own tile checks are
-:meth:`engine.replay_state.GameState.tile_problems`; their answer depends only on the hex's
+:meth:`engine.game.state.GameState.tile_problems`; their answer depends only on the hex's
 current tile and the phase's colours, so it is cached per process.
 """
 
@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..board import path_subset
-from ..hexgrid import opposite
-from ..replay_board import city_map
-from ..tiles.parse import Edge, NodeRef
+from engine.model.board import path_subset
+from engine.model.fast_board import city_map
+from engine.model.hexgrid import opposite
+from engine.model.tiles.parse import Edge, NodeRef
 
 __all__ = [
     "Reach", "reach", "extend", "tile_options", "LayOption", "legal_lays", "uses_fresh_track",
@@ -197,7 +197,7 @@ _PHASED: dict[tuple, tuple[LayOption, ...]] = {}
 def _all_options(state, hex_: str, placed) -> tuple[LayOption, ...]:
     """:func:`tile_options` for every phase (the phase's colours filter it)."""
     board = state.board
-    from ..tiles import COLOR_ORDER
+    from engine.model.tiles import COLOR_ORDER
 
     cur = board.color(hex_)
     out: list[LayOption] = []

@@ -13,9 +13,9 @@ after an emergency sale moved prices).
 
 from __future__ import annotations
 
-from ..replay_state import DEPOT
-from .base import BANK
-from .shares import POOL
+from engine.game.base import BANK
+from engine.game.shares import POOL
+from engine.game.state import DEPOT
 
 __all__ = ["TrainBuyMixin"]
 

@@ -34,7 +34,7 @@ from types import ModuleType
 from typing import Any
 
 import routing
-from engine.title import RouteSpec, RouteView
+from engine.model.title import RouteSpec, RouteView
 from routing import NodeKind
 
 __all__ = [

@@ -74,7 +74,7 @@ def register():
     import sys
 
     from engine.games import register_title
-    from engine.title import Title, default_route_spec
+    from engine.model.title import Title, default_route_spec
 
     title = Title("tiny", sys.modules[__name__], default_route_spec)
     register_title("tiny", title)

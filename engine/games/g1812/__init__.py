@@ -5,10 +5,9 @@ Facts live in :mod:`.data`, the revenue rules in :mod:`.rules`.
 
 from __future__ import annotations
 
-from engine.title import Title
-
-from . import data
-from .rules import check_tile, route_spec
+from engine.games.g1812 import data
+from engine.games.g1812.rules import check_tile, route_spec
+from engine.model.title import Title
 
 __all__ = ["TITLE", "data", "route_spec"]
 

@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from . import data
-from . import economy_data as ed
-from .economy import RuleViolation, _int, phase_number
+from engine.games.g1812 import data
+from engine.games.g1812 import economy_data as ed
+from engine.games.g1812.economy import RuleViolation, _int, phase_number
 
 __all__ = [
     "Auction",

@@ -50,9 +50,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..checks import checked_int
-from . import data
-from . import economy_data as ed
+from engine.games.checks import checked_int
+from engine.games.g1812 import data
+from engine.games.g1812 import economy_data as ed
 
 __all__ = [
     "POOL",

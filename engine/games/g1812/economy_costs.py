@@ -38,10 +38,10 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ...hexgrid import HexGrid
-from . import data
-from . import economy_data as ed
-from .economy import RuleViolation, _int, _kind, _players, phase_number
+from engine.games.g1812 import data
+from engine.games.g1812 import economy_data as ed
+from engine.games.g1812.economy import RuleViolation, _int, _kind, _players, phase_number
+from engine.model.hexgrid import HexGrid
 
 __all__ = [
     "StartPublic",

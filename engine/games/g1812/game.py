@@ -34,20 +34,27 @@ from __future__ import annotations
 
 import random
 
-from ...game.base import BANK, BaseGame
-from ...game.shares import POOL
-from ...ledger import InsufficientCash, Ledger
-from ...replay_record import IllegalAction
-from ...replay_state import DEPOT, TrainCard
-from . import data
-from . import economy as eco
-from . import economy_costs as costs
-from . import economy_data as ed
-from .game_merger import MergerMixin1812
-from .game_ops import OperatingMixin1812
-from .game_stock import StockMixin1812
-from .game_support import TRAIN_ORDER, UNLIMITED, DataView, MarketBoard, check_1812
-from .game_trains import TrainsMixin1812
+from engine.game.base import BANK, BaseGame
+from engine.game.errors import IllegalAction
+from engine.game.ledger import InsufficientCash, Ledger
+from engine.game.shares import POOL
+from engine.game.state import DEPOT, TrainCard
+from engine.games import g1812 as _package
+from engine.games.g1812 import data
+from engine.games.g1812 import economy as eco
+from engine.games.g1812 import economy_costs as costs
+from engine.games.g1812 import economy_data as ed
+from engine.games.g1812.game_merger import MergerMixin1812
+from engine.games.g1812.game_ops import OperatingMixin1812
+from engine.games.g1812.game_stock import StockMixin1812
+from engine.games.g1812.game_support import (
+    TRAIN_ORDER,
+    UNLIMITED,
+    DataView,
+    MarketBoard,
+    check_1812,
+)
+from engine.games.g1812.game_trains import TrainsMixin1812
 
 __all__ = ["Game1812", "new_game", "check_1812"]
 
@@ -99,6 +106,7 @@ class Game1812(StockMixin1812, TrainsMixin1812, OperatingMixin1812, MergerMixin1
     """1812 for 2-4 players (see the module docstring)."""
 
     TITLE = "1812"
+    DEFINITION = _package.TITLE
     MIN_PLAYERS, MAX_PLAYERS = ed.PLAYER_RANGE
     MARKET_SHARE_LIMIT = ed.POOL_LIMIT_PERCENT
     MAX_OWNERSHIP = ed.MAX_BUY_PERCENT

@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...game.base import BANK
-from ...game.track import reach
-from ...replay_record import IllegalAction
-from . import economy_data as ed
-from . import merger as mg
+from engine.game.base import BANK
+from engine.game.errors import IllegalAction
+from engine.game.track import reach
+from engine.games.g1812 import economy_data as ed
+from engine.games.g1812 import merger as mg
 
 __all__ = ["MergerMixin1812"]
 

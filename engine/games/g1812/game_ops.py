@@ -20,12 +20,12 @@
 
 from __future__ import annotations
 
-from ...game.base import BANK
-from ...game.shares import POOL
-from . import data
-from . import economy as eco
-from . import economy_costs as costs
-from . import economy_data as ed
+from engine.game.base import BANK
+from engine.game.shares import POOL
+from engine.games.g1812 import data
+from engine.games.g1812 import economy as eco
+from engine.games.g1812 import economy_costs as costs
+from engine.games.g1812 import economy_data as ed
 
 __all__ = ["OperatingMixin1812"]
 

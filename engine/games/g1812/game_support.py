@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...game.invariants import InvariantError
-from . import data
-from . import economy as eco
-from . import economy_data as ed
+from engine.game.invariants import InvariantError
+from engine.games.g1812 import data
+from engine.games.g1812 import economy as eco
+from engine.games.g1812 import economy_data as ed
 
 __all__ = ["MarketBoard", "DataView", "TRAIN_ORDER", "UNLIMITED", "check_1812"]
 

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...game.base import BANK
-from ...replay_state import DEPOT
-from . import data
-from . import economy_costs as costs
-from . import economy_data as ed
-from .game_support import UNLIMITED
+from engine.game.base import BANK
+from engine.game.state import DEPOT
+from engine.games.g1812 import data
+from engine.games.g1812 import economy_costs as costs
+from engine.games.g1812 import economy_data as ed
+from engine.games.g1812.game_support import UNLIMITED
 
 __all__ = ["TrainsMixin1812"]
 

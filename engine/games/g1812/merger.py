@@ -35,8 +35,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from . import economy_data as ed
-from .economy import (
+from engine.games.g1812 import economy_data as ed
+from engine.games.g1812.economy import (
     RuleViolation,
     _int,
     _players,

@@ -1,4 +1,4 @@
-"""Revenue rules of 1812 as a :class:`engine.title.RouteSpec` hook.
+"""Revenue rules of 1812 as a :class:`engine.model.title.RouteSpec` hook.
 
 Rule mapping (rulebook ``shared/seeds/1812-rules.txt``; facts in :mod:`.data`):
 
@@ -71,7 +71,7 @@ station markers sit only in (large) cities, and every other train may not skip a
 (its rows hold ``city`` with pay = visit and its ``skip`` has no ``city``), so such a train
 counts every token city it visits; only 3D and 2+2GD, which may skip anything, are constrained.
 
-The mine-augmented network reaches :func:`engine.title.build_problem` as ``RouteSpec.network``
+The mine-augmented network reaches :func:`engine.model.title.build_problem` as ``RouteSpec.network``
 (node ids of the base network are kept, mine nodes are appended); ``view.network`` is left as
 the base network, so the hook has no side effect on the view.
 """
@@ -83,10 +83,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 import routing
-from engine.title import RouteSpec, RouteView
+from engine.games.g1812 import data
+from engine.model.title import RouteSpec, RouteView
 from routing import NodeKind, kind_mask
-
-from . import data
 
 __all__ = [
     "route_spec",

@@ -1,9 +1,8 @@
 """1836Jr-30: the 1830 variant on the 1836Jr (Netherlands and Belgium) map."""
 
-from engine.title import Title
-
-from . import data
-from .rules import check_position, route_spec
+from engine.games.g1836jr30 import data
+from engine.games.g1836jr30.rules import check_position, route_spec
+from engine.model.title import Title
 
 __all__ = ["TITLE"]
 

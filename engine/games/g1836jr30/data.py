@@ -94,7 +94,7 @@ HEXES = {
     # 18xx.games also marks them "route:never", which there only means that a route to them
     # alone does not oblige a company to buy a train (graph.rb); they are route stops that
     # count towards a train's length (route.rb visited_stops, check_distance, game.rb
-    # revenue_for).  The flag is left out here because engine/network_build.py drops
+    # revenue_for).  The flag is left out here because engine/model/network_build.py drops
     # route:never parts from the network.
     "blue": {
         "offboard=revenue:green_20|brown_30,format:+%s,groups:port;path=a:4,b:_0;path=a:5,b:_0": ["E3", "G1"],

@@ -26,15 +26,16 @@ Routes: ``run_routes`` takes the optimum, or declared routes
 
 from __future__ import annotations
 
-from ...game.base import BANK, BaseGame
-from ...game.shares import POOL
-from ...ledger import Ledger
-from ...replay_record import IllegalAction
-from .game_auction import AuctionMixin
-from .game_market import Market1830
-from .game_ops import OperatingMixin1830
-from .game_stock import StockMixin1830
-from .game_trains import TrainsMixin1830
+from engine.game.base import BANK, BaseGame
+from engine.game.errors import IllegalAction
+from engine.game.ledger import Ledger
+from engine.game.shares import POOL
+from engine.games import g1836jr30 as _package
+from engine.games.g1836jr30.game_auction import AuctionMixin
+from engine.games.g1836jr30.game_market import Market1830
+from engine.games.g1836jr30.game_ops import OperatingMixin1830
+from engine.games.g1836jr30.game_stock import StockMixin1830
+from engine.games.g1836jr30.game_trains import TrainsMixin1830
 
 __all__ = ["Game1836Jr30", "new_game", "OPTIONS"]
 
@@ -48,6 +49,7 @@ class Game1836Jr30(AuctionMixin, StockMixin1830, TrainsMixin1830, OperatingMixin
     """1836Jr-30 for 2-4 players (see the module docstring)."""
 
     TITLE = "1836Jr30"
+    DEFINITION = _package.TITLE
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
     MARKET_SHARE_LIMIT = 50

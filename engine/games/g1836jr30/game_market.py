@@ -1,6 +1,6 @@
 """The 1830-style two-dimensional stock market of the 1836Jr-30 rules engine.
 
-A thin layer over :class:`engine.market_grid.StockGrid` (cell codes, the 2-D moves with
+A thin layer over :class:`engine.game.market.StockGrid` (cell codes, the 2-D moves with
 their ledges, the operating order) giving the rules engine the calls it makes: a
 corporation's price, its par price, the zone its token sits in and the moves of the 1830
 rules (tobymao/18xx @111f7f69, MIT: ``lib/engine/stock_market.rb`` ``move_up``/``move_down``/
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...market_grid import Cell, StockGrid
+from engine.game.market import Cell, StockGrid
 
 __all__ = ["Market1830", "UNCOUNTED", "UNLIMITED_HOLDING", "MULTIPLE_BUY"]
 

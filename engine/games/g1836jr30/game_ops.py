@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import math
 
-from ...game.base import BANK
-from ...game.shares import POOL
-from ...game.track import tile_options
-from ...tiles.parse import NodeRef
+from engine.game.base import BANK
+from engine.game.shares import POOL
+from engine.game.track import tile_options
+from engine.model.tiles.parse import NodeRef
 
 __all__ = ["OperatingMixin1830"]
 

@@ -19,9 +19,9 @@ of a stock or operating round, also before the B is parred; the private closes).
 
 from __future__ import annotations
 
-from ...game.base import BANK
-from ...game.shares import POOL
-from .game_market import MULTIPLE_BUY, UNCOUNTED, UNLIMITED_HOLDING
+from engine.game.base import BANK
+from engine.game.shares import POOL
+from engine.games.g1836jr30.game_market import MULTIPLE_BUY, UNCOUNTED, UNLIMITED_HOLDING
 
 __all__ = ["StockMixin1830", "HOLDING_LIMIT"]
 

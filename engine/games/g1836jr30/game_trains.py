@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from collections import deque
 
-from ...game.base import BANK
-from ...game.trains_buy import TrainBuyMixin
-from ...hexgrid import opposite
-from ...replay_state import DEPOT
-from ...tiles.parse import Edge, NodeRef
+from engine.game.base import BANK
+from engine.game.state import DEPOT
+from engine.game.trains_buy import TrainBuyMixin
+from engine.model.hexgrid import opposite
+from engine.model.tiles.parse import Edge, NodeRef
 
 __all__ = ["TrainsMixin1830"]
 

@@ -1,4 +1,4 @@
-"""1836Jr-30 revenue rules as a :class:`~engine.title.RouteSpec` hook.
+"""1836Jr-30 revenue rules as a :class:`~engine.model.title.RouteSpec` hook.
 
 Everything 1830 does (N-trains, unlimited diesels, a route must include an own station token,
 cities full of other companies' tokens are terminal, off-board areas are terminal) is the
@@ -10,10 +10,9 @@ The only 1836Jr addition is Paris and the Channel ports, shared with 1836Jr-56 i
 
 from __future__ import annotations
 
+from engine.games.g1836jr30 import data
 from engine.games.g1836jr_common import port_spec
-from engine.title import RouteSpec, RouteView
-
-from . import data
+from engine.model.title import RouteSpec, RouteView
 
 __all__ = ["route_spec", "check_position"]
 

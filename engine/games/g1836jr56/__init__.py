@@ -1,9 +1,8 @@
 """1836Jr-56: the 1856 variant on the 1836Jr (Netherlands and Belgium) map."""
 
-from engine.title import Title
-
-from . import data
-from .rules import check_position, check_tile, route_spec
+from engine.games.g1836jr56 import data
+from engine.games.g1836jr56.rules import check_position, check_tile, route_spec
+from engine.model.title import Title
 
 __all__ = ["TITLE"]
 

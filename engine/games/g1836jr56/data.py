@@ -16,7 +16,7 @@ flag (see the comment in ``HEXES``).
 
 import copy
 
-from ..g1836jr30 import data as _jr30
+from engine.games.g1836jr30 import data as _jr30
 
 # Plain literals laid out by hand for reading; the formatter would only spread them out.
 # fmt: off

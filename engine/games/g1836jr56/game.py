@@ -31,16 +31,18 @@ Simplifications are listed in docs/TITLE_DATA.md ("1836Jr-56 rules coverage").
 
 from __future__ import annotations
 
-from ...game.base import BANK
-from ...ledger import Ledger
-from ...replay_record import IllegalAction, ReplayError
-from ..g1836jr30.game import Game1836Jr30
-from ..g1836jr30.game_market import Market1830
-from . import data as _data
-from .game_loans import LoansMixin56
-from .game_national import NationalMixin56
-from .game_ops import OperatingMixin56
-from .game_stock import StockMixin56
+from engine.game.base import BANK
+from engine.game.errors import IllegalAction
+from engine.game.ledger import Ledger
+from engine.games import g1836jr56 as _package
+from engine.games.g1836jr30.game import Game1836Jr30
+from engine.games.g1836jr30.game_market import Market1830
+from engine.games.g1836jr56 import data as _data
+from engine.games.g1836jr56.game_loans import LoansMixin56
+from engine.games.g1836jr56.game_national import NationalMixin56
+from engine.games.g1836jr56.game_ops import OperatingMixin56
+from engine.games.g1836jr56.game_stock import StockMixin56
+from engine.model.record import ReplayError
 
 __all__ = ["Game1836Jr56", "new_game"]
 
@@ -49,6 +51,7 @@ class Game1836Jr56(NationalMixin56, LoansMixin56, OperatingMixin56, StockMixin56
     """1836Jr-56 for 2-4 players (see the module docstring)."""
 
     TITLE = "1836Jr56"
+    DEFINITION = _package.TITLE
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
     GAME_END = {"bankrupt": "immediate", "bank": "full_or"}
@@ -202,7 +205,7 @@ class Game1836Jr56(NationalMixin56, LoansMixin56, OperatingMixin56, StockMixin56
 
     # ------------------------------------------------------------------ records
     def record_action(self, raw: dict, action: dict | None) -> dict | None:
-        """:mod:`engine.game.records` hook: 18xx.games' own 1856 actions.
+        """:mod:`engine.games.records` hook: 18xx.games' own 1856 actions.
 
         ``destination_connection`` is the site's note of what the lay before it connected;
         the engine finds destinations itself, so it is checked, not applied; ``merge``

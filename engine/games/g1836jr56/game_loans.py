@@ -29,7 +29,7 @@ Facts from tobymao/18xx @111f7f69 (MIT), read, not copied (1836Jr-56 keeps 1856'
 
 from __future__ import annotations
 
-from ...game.base import BANK
+from engine.game.base import BANK
 
 __all__ = ["LoansMixin56"]
 

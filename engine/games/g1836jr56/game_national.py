@@ -44,10 +44,10 @@ Readings are listed in docs/TITLE_DATA.md ("1836Jr-56 rules coverage").
 
 from __future__ import annotations
 
-from ...game.base import BANK
-from ...game.shares import POOL, Certificate
-from ...money_1856 import national_awards, national_price
-from ..g1836jr30.game_stock import HOLDING_LIMIT
+from engine.game.base import BANK
+from engine.game.shares import POOL, Certificate
+from engine.games.g1836jr30.game_stock import HOLDING_LIMIT
+from engine.money_1856 import national_awards, national_price
 
 __all__ = ["NationalMixin56"]
 

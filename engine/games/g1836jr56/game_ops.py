@@ -41,13 +41,13 @@ from __future__ import annotations
 import math
 from collections import deque
 
-from ...game.base import BANK
-from ...game.shares import POOL
-from ...game.track import LayOption
-from ...hexgrid import opposite
-from ...position import Assignment
-from ...tiles.parse import Edge, NodeRef
-from ..g1836jr30.game_trains import _ends
+from engine.game.base import BANK
+from engine.game.shares import POOL
+from engine.game.track import LayOption
+from engine.games.g1836jr30.game_trains import _ends
+from engine.model.hexgrid import opposite
+from engine.model.position import Assignment
+from engine.model.tiles.parse import Edge, NodeRef
 
 __all__ = ["OperatingMixin56"]
 

@@ -38,9 +38,9 @@ copied:
 
 from __future__ import annotations
 
-from ...game.base import BANK
-from ..g1836jr30.game_market import UNCOUNTED
-from ..g1836jr30.game_stock import HOLDING_LIMIT
+from engine.game.base import BANK
+from engine.games.g1836jr30.game_market import UNCOUNTED
+from engine.games.g1836jr30.game_stock import HOLDING_LIMIT
 
 __all__ = ["StockMixin56"]
 

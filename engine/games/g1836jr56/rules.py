@@ -1,4 +1,4 @@
-"""1836Jr-56 revenue rules as a :class:`~engine.title.RouteSpec` hook.
+"""1836Jr-56 revenue rules as a :class:`~engine.model.title.RouteSpec` hook.
 
 On top of the 1856 defaults (N-trains, 8-trains or unlimited diesels by optional rule, a route
 must include an own station token, full cities are terminal for others, off-board areas are
@@ -27,10 +27,9 @@ import re
 from dataclasses import replace
 
 import routing
+from engine.games.g1836jr56 import data
 from engine.games.g1836jr_common import port_spec
-from engine.title import RouteSpec, RouteView
-
-from . import data
+from engine.model.title import RouteSpec, RouteView
 
 __all__ = ["route_spec", "post_active", "check_position", "check_tile", "POST_ABILITIES"]
 
@@ -121,7 +120,7 @@ def check_position(position, board) -> None:
 
 
 def check_tile(board, hex: str, tile, rotation: int, problems: list[str]) -> list[str]:  # noqa: A002
-    """The title's tile checks (:class:`~engine.title.Title` ``check_tile``): upgraded towns.
+    """The title's tile checks (:class:`~engine.model.title.Title` ``check_tile``): upgraded towns.
 
     On a hex printed with towns, a tile without towns that replaces a laid tile (after a
     town upgrade: its later upgrades), or a green or later one (a position lists only the

@@ -8,10 +8,9 @@ HAV's income from a solution (reported beside the revenue).
 
 from __future__ import annotations
 
-from engine.title import Title
-
-from . import data
-from .rules import check_position, report, route_spec
+from engine.games.g1842 import data
+from engine.games.g1842.rules import check_position, report, route_spec
+from engine.model.title import Title
 
 __all__ = ["TITLE", "data", "route_spec", "report"]
 

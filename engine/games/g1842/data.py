@@ -17,7 +17,7 @@ the Elbe below Hamburg, and N14 joins Lauenburg (M15) to O13 (Lüneburg) across 
 One row is about 19 km, one column about 11 km.
 
 No other source: the facts here come from the rulebook; standard tile codes from
-``engine/tiles/catalog.py`` (tobymao/18xx ``lib/engine/config/tile.rb`` @111f7f69, MIT).
+``engine/model/tiles/catalog.py`` (tobymao/18xx ``lib/engine/config/tile.rb`` @111f7f69, MIT).
 1842-specific tiles (Hamburg, Harburg, Kiel, Lübeck, grey 5028/5029) are our custom tiles
 built from the rulebook's description.
 """
@@ -26,7 +26,7 @@ built from the rulebook's description.
 SOURCE = (
     "RECONSTRUCTED from the 1842 Hamburg/Schleswig-Holstein rulebook "
     "(shared/seeds/1842-schleswig-holstein-rules.txt); no public map exists. Standard tile "
-    "codes: tobymao/18xx lib/engine/config/tile.rb @111f7f69 (MIT) via engine/tiles/catalog.py"
+    "codes: tobymao/18xx lib/engine/config/tile.rb @111f7f69 (MIT) via engine/model/tiles/catalog.py"
 )
 TITLE = "1842"
 DISPLAY_TITLE = "1842 Hamburg/Schleswig-Holstein (reconstructed map)"

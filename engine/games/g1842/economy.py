@@ -45,8 +45,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..checks import checked_int
-from . import economy_data as ed
+from engine.games.checks import checked_int
+from engine.games.g1842 import economy_data as ed
 
 __all__ = [
     "Cell", "price", "zone", "start_cell", "top_right", "after_dividend", "after_withhold",

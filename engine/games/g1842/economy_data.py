@@ -12,7 +12,7 @@ already needs (bank, starting cash, certificate limits, phases, trains, companie
 
 from __future__ import annotations
 
-from .data import (
+from engine.games.g1842.data import (
     BANK_CASH,
     CERT_LIMIT,
     CERT_LIMIT_WITH_UEE_FKE,

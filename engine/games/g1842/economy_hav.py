@@ -33,10 +33,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from . import data
-from . import economy_data as ed
-from .economy import Cell, _int, _percent, after_dividend, after_sale, after_withhold, price
-from .economy_ops import phase_colour
+from engine.games.g1842 import data
+from engine.games.g1842 import economy_data as ed
+from engine.games.g1842.economy import (
+    Cell,
+    _int,
+    _percent,
+    after_dividend,
+    after_sale,
+    after_withhold,
+    price,
+)
+from engine.games.g1842.economy_ops import phase_colour
 
 __all__ = [
     "hav_income", "HavDividend", "hav_dividend", "hav_simplified_dividend",

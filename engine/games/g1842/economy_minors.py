@@ -44,8 +44,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from . import economy_data as ed
-from .economy import (
+from engine.games.g1842 import economy_data as ed
+from engine.games.g1842.economy import (
     Cell,
     _check_seats,
     _int,
@@ -57,7 +57,7 @@ from .economy import (
     shares_of,
     start_cell,
 )
-from .economy_ops import excess_trains, phase_colour, tile_lays
+from engine.games.g1842.economy_ops import excess_trains, phase_colour, tile_lays
 
 __all__ = [
     "StartingRound", "PendingPurchase", "starting_round", "starting_round_next",

@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from . import economy_data as ed
-from .economy import Cell, _corp, _int, _percent, _phase, after_sale
-from .economy import price as price_of
+from engine.games.g1842 import economy_data as ed
+from engine.games.g1842.economy import Cell, _corp, _int, _percent, _phase, after_sale
+from engine.games.g1842.economy import price as price_of
 
 __all__ = [
     "train_limit", "excess_trains", "train_purchase_refusal", "ForcedFunding",

@@ -33,19 +33,20 @@ plus the 18xx habit for privates).
 
 from __future__ import annotations
 
-from ...game.base import BANK, BaseGame
-from ...ledger import Ledger
-from ...replay_record import IllegalAction
-from ...replay_state import DEPOT
-from . import economy as eco
-from . import economy_data as ed
-from .game_hav import HavMixin1842
-from .game_market import Market1842
-from .game_minors import MinorsMixin1842
-from .game_ops import OpsMixin1842
-from .game_shares import POOL, ShareBook
-from .game_stock import StockMixin1842
-from .game_trains import TrainsMixin1842
+from engine.game.base import BANK, BaseGame
+from engine.game.errors import IllegalAction
+from engine.game.ledger import Ledger
+from engine.game.state import DEPOT
+from engine.games import g1842 as _package
+from engine.games.g1842 import economy as eco
+from engine.games.g1842 import economy_data as ed
+from engine.games.g1842.game_hav import HavMixin1842
+from engine.games.g1842.game_market import Market1842
+from engine.games.g1842.game_minors import MinorsMixin1842
+from engine.games.g1842.game_ops import OpsMixin1842
+from engine.games.g1842.game_shares import POOL, ShareBook
+from engine.games.g1842.game_stock import StockMixin1842
+from engine.games.g1842.game_trains import TrainsMixin1842
 
 __all__ = ["Game1842", "new_game", "check_1842"]
 
@@ -63,6 +64,7 @@ class Game1842(OpsMixin1842, TrainsMixin1842, MinorsMixin1842, HavMixin1842, Sto
     """
 
     TITLE = "1842"
+    DEFINITION = _package.TITLE
     MIN_PLAYERS = 3
     MAX_PLAYERS = 6
     MARKET_SHARE_LIMIT = ed.POOL_LIMIT

@@ -25,13 +25,13 @@ the figures and readings of :mod:`.economy_hav`:
 
 from __future__ import annotations
 
-from ...game.base import BANK
-from ...game.track import tile_options
-from ...replay_board import city_map
-from . import data
-from . import economy_data as ed
-from . import economy_hav as eh
-from .game_shares import POOL
+from engine.game.base import BANK
+from engine.game.track import tile_options
+from engine.games.g1842 import data
+from engine.games.g1842 import economy_data as ed
+from engine.games.g1842 import economy_hav as eh
+from engine.games.g1842.game_shares import POOL
+from engine.model.fast_board import city_map
 
 __all__ = ["HavMixin1842"]
 

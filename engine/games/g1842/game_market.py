@@ -9,8 +9,8 @@ goes to the bottom of its stack (8), and the operating order reads the stacks (7
 
 from __future__ import annotations
 
-from . import economy as eco
-from . import economy_data as ed
+from engine.games.g1842 import economy as eco
+from engine.games.g1842 import economy_data as ed
 
 __all__ = ["Market1842"]
 

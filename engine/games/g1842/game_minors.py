@@ -32,12 +32,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...game.base import BANK
-from ...replay_record import IllegalAction
-from . import economy_data as ed
-from . import economy_minors as em
-from . import economy_ops as eo
-from .game_shares import POOL
+from engine.game.base import BANK
+from engine.game.errors import IllegalAction
+from engine.games.g1842 import economy_data as ed
+from engine.games.g1842 import economy_minors as em
+from engine.games.g1842 import economy_ops as eo
+from engine.games.g1842.game_shares import POOL
 
 __all__ = ["MinorsMixin1842"]
 

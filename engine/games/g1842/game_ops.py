@@ -30,16 +30,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import routing
-
-from ...game.base import BANK
-from ...game.track import reach
-from ...replay_routes import fast_problem
-from . import data, rules
-from . import economy as eco
-from . import economy_data as ed
-from . import economy_minors as em
-from . import economy_ops as eo
-from .game_shares import POOL
+from engine.game.base import BANK
+from engine.game.track import reach
+from engine.games.g1842 import data, rules
+from engine.games.g1842 import economy as eco
+from engine.games.g1842 import economy_data as ed
+from engine.games.g1842 import economy_minors as em
+from engine.games.g1842 import economy_ops as eo
+from engine.games.g1842.game_shares import POOL
+from engine.model.routes import fast_problem
 
 __all__ = ["OpsMixin1842"]
 

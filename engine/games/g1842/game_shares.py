@@ -20,7 +20,7 @@ order (certificate No. 1, the director's, on top; 4).
 
 from __future__ import annotations
 
-from ...game.shares import POOL, Certificate, ShareRegistry
+from engine.game.shares import POOL, Certificate, ShareRegistry
 
 __all__ = ["ShareBook", "POOL"]
 

@@ -23,12 +23,12 @@ the figures and readings of :mod:`.economy` and :mod:`.economy_minors`:
 
 from __future__ import annotations
 
-from ...game.base import BANK
-from . import economy as eco
-from . import economy_data as ed
-from . import economy_minors as em
-from . import economy_ops as eo
-from .game_shares import POOL, ShareBook
+from engine.game.base import BANK
+from engine.games.g1842 import economy as eco
+from engine.games.g1842 import economy_data as ed
+from engine.games.g1842 import economy_minors as em
+from engine.games.g1842 import economy_ops as eo
+from engine.games.g1842.game_shares import POOL, ShareBook
 
 __all__ = ["StockMixin1842"]
 

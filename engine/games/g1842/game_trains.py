@@ -24,10 +24,10 @@ Rules (``/work/shared/seeds/1842-schleswig-holstein-rules.txt``, sections as pri
 
 from __future__ import annotations
 
-from ...game.base import BANK
-from ...replay_state import DEPOT
-from . import economy_data as ed
-from .game_shares import POOL
+from engine.game.base import BANK
+from engine.game.state import DEPOT
+from engine.games.g1842 import economy_data as ed
+from engine.games.g1842.game_shares import POOL
 
 __all__ = ["TrainsMixin1842"]
 

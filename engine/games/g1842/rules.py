@@ -1,4 +1,4 @@
-"""Revenue rules of 1842 Hamburg/Schleswig-Holstein as a :class:`engine.title.RouteSpec` hook.
+"""Revenue rules of 1842 Hamburg/Schleswig-Holstein as a :class:`engine.model.title.RouteSpec` hook.
 
 The map these rules run on is RECONSTRUCTED (see :mod:`.data`); the rules themselves are the
 rulebook's (``shared/seeds/1842-schleswig-holstein-rules.txt``, section numbers as printed).
@@ -47,10 +47,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import routing
-from engine.title import RouteSpec, RouteView
+from engine.games.g1842 import data
+from engine.model.title import RouteSpec, RouteView
 from routing import NodeKind
-
-from . import data
 
 __all__ = [
     "route_spec",
@@ -227,7 +226,7 @@ def hav_income(view: RouteView, solution: routing.Solution, problem=None) -> int
 def report(view: RouteView, solution: routing.Solution, problem=None) -> dict[str, int]:
     """Figures to show beside the revenue: ``{"hav_routes": n, "hav_income": 10 n}``.
 
-    The engine's :class:`~engine.title.RouteSpec` ``extras`` are fixed before solving; these
+    The engine's :class:`~engine.model.title.RouteSpec` ``extras`` are fixed before solving; these
     depend on the routes, so callers compute them from the solution with this function.
     """
     n = 0 if view.company == "HAV" else hav_routes(view, solution, problem)

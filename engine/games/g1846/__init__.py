@@ -5,8 +5,8 @@ for the engine.  The 2-player variant shares map and revenue rules; its setup di
 ``data.TWO_PLAYER``.
 """
 
-from ...title import Title
-from . import data, rules
+from engine.games.g1846 import data, rules
+from engine.model.title import Title
 
 __all__ = ["TITLE", "data", "rules"]
 

@@ -163,7 +163,7 @@ HEXES = {
     "blue": {"": ["D16"]},
 }
 
-# Tile manifest.  Standard tiles resolve through engine/tiles/catalog.py; 290-300 are
+# Tile manifest.  Standard tiles resolve through engine/model/tiles/catalog.py; 290-300 are
 # 1846's own (Z cities and Chicago).  18xx.games carries Chicago's ``groups:Chicago`` over
 # from the old cities on upgrade, so 298-300 do not repeat it; rules.py groups Chicago's
 # cities itself.

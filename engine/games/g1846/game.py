@@ -37,14 +37,15 @@ connection checks (``preprocess_little_miami``/``postprocess_little_miami``) in
 
 from __future__ import annotations
 
-from ...game.base import BANK, BaseGame
-from ...ledger import Ledger
-from ...position import Assignment
-from ...replay_market import Market1846
-from . import data as facts
-from .game_setup import OPTIONS, SetupMixin1846
-from .game_trains import TrainsMixin1846
-from .little_miami import LittleMiamiMixin, hexes_connected
+from engine.game.base import BANK, BaseGame
+from engine.game.ledger import Ledger
+from engine.games import g1846 as _package
+from engine.games.g1846 import data as facts
+from engine.games.g1846.game_setup import OPTIONS, SetupMixin1846
+from engine.games.g1846.game_trains import TrainsMixin1846
+from engine.games.g1846.little_miami import LittleMiamiMixin, hexes_connected
+from engine.model.position import Assignment
+from engine.replay_market import Market1846
 
 __all__ = ["Game1846", "OPTIONS"]
 
@@ -77,6 +78,7 @@ class Game1846(LittleMiamiMixin, SetupMixin1846, TrainsMixin1846, BaseGame):
     LM_TILES = frozenset(_TILE_ABILITIES["LM"]["tiles"])
 
     TITLE = "1846"
+    DEFINITION = _package.TITLE
     MIN_PLAYERS = 2  # 2 only with the 2-player variant (check_options)
     MAX_PLAYERS = 5
     HOME_TOKEN_TIMING = "float"

@@ -35,9 +35,9 @@ Facts from tobymao/18xx @111f7f69 (MIT), cited per rule, never copied:
 
 from __future__ import annotations
 
-from ...game.base import BANK
-from ...replay_titles import lcg_draws
-from . import data as facts
+from engine.game.base import BANK
+from engine.games.g1846 import data as facts
+from engine.replay_titles import lcg_draws
 
 __all__ = ["SetupMixin1846", "OPTIONS"]
 
@@ -297,12 +297,12 @@ class SetupMixin1846:
     # ------------------------------------------------------------------ records
     @classmethod
     def record_options(cls, record) -> list[str]:
-        """Options of an 18xx.games record (:mod:`engine.game.records`): its optional
+        """Options of an 18xx.games record (:mod:`engine.games.records`): its optional
         rules, and ``two_player`` for the 2-player variant."""
         return list(record.optional_rules) + (["two_player"] if record.variant == "2p" else [])
 
     def record_action(self, raw: dict, action: dict | None) -> dict | None:
-        """An 18xx.games action in our form (:mod:`engine.game.records`): a draft pick's
+        """An 18xx.games action in our form (:mod:`engine.games.records`): a draft pick's
         price is the card's (informative only); 18xx.games does not apply the rulebook's
         West-West restriction, so a recorded run may break it (``allow_forbidden_ends``)."""
         if action is None:

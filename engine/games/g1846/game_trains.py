@@ -29,10 +29,10 @@ Facts from tobymao/18xx @111f7f69 (MIT), cited per rule:
 
 from __future__ import annotations
 
-from ...game.base import BANK
-from ...game.shares import POOL
-from ...game.trains_buy import TrainBuyMixin
-from ...replay_state import DEPOT
+from engine.game.base import BANK
+from engine.game.shares import POOL
+from engine.game.state import DEPOT
+from engine.game.trains_buy import TrainBuyMixin
 
 __all__ = ["TrainsMixin1846"]
 

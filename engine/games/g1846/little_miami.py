@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from collections import deque
 
-from ...board import Board, PlacedTile
-from ...hexgrid import opposite
-from ...tiles.parse import Edge, NodeRef
+from engine.model.board import Board, PlacedTile
+from engine.model.hexgrid import opposite
+from engine.model.tiles.parse import Edge, NodeRef
 
 __all__ = ["LM_HEXES", "LittleMiamiMixin", "hexes_connected", "new_track_used", "pair_ok"]
 

@@ -1,4 +1,4 @@
-"""1846 revenue rules as a :class:`engine.title.RouteSpec` hook.
+"""1846 revenue rules as a :class:`engine.model.title.RouteSpec` hook.
 
 Every rule maps onto the routing vocabulary (docs/ROUTING.md); the 18xx.games source each
 mapping follows is tobymao/18xx @111f7f69 ``lib/engine/game/g_1846/game.rb`` (``revenue_for``,
@@ -30,10 +30,9 @@ from collections.abc import Iterable
 from types import ModuleType
 
 import routing
+from engine.games.g1846 import data as facts
+from engine.model.title import RouteSpec, RouteView
 from routing import NodeKind, kind_mask
-
-from ...title import RouteSpec, RouteView
-from . import data as facts
 
 __all__ = ["route_spec", "check_position", "ASSIGNMENT_ABILITIES"]
 
@@ -112,11 +111,11 @@ def route_spec(view: RouteView) -> RouteSpec:
 
     Parameters
     ----------
-    view : engine.title.RouteView
+    view : engine.model.title.RouteView
 
     Returns
     -------
-    engine.title.RouteSpec
+    engine.model.title.RouteSpec
     """
     data = view.data
 

@@ -6,10 +6,9 @@ Facts live in :mod:`.data`, the revenue rules in :mod:`.rules`.
 
 from __future__ import annotations
 
-from engine.title import Title
-
-from . import data
-from .rules import route_spec
+from engine.games.g1862 import data
+from engine.games.g1862.rules import route_spec
+from engine.model.title import Title
 
 __all__ = ["TITLE", "data", "route_spec"]
 

@@ -51,8 +51,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..checks import checked_int
-from . import economy_data as ed
+from engine.games.checks import checked_int
+from engine.games.g1862 import economy_data as ed
 
 __all__ = [
     "IPO", "POOL", "COMPANY", "Pos", "Square", "Market", "MARKET",

@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..checks import checked_int
-from . import data
-from . import economy_data as ed
+from engine.games.checks import checked_int
+from engine.games.g1862 import data
+from engine.games.g1862 import economy_data as ed
 
 __all__ = [
     "private_order", "next_private", "minimum_bid", "free_cash", "bid_refusal",

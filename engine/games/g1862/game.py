@@ -27,15 +27,16 @@ Shares that come with a private company before their company is parred are held 
 
 from __future__ import annotations
 
-from ...game.base import BANK, BaseGame
-from ...game.shares import POOL
-from ...ledger import Ledger
-from . import economy as eco
-from . import economy_data as ed
-from . import economy_initial as ei
-from .game_initial import InitialRoundMixin
-from .game_market import GAME_DATA, Market1862, State1862
-from .game_operating import OperatingMixin1862
+from engine.game.base import BANK, BaseGame
+from engine.game.ledger import Ledger
+from engine.game.shares import POOL
+from engine.games import g1862 as _package
+from engine.games.g1862 import economy as eco
+from engine.games.g1862 import economy_data as ed
+from engine.games.g1862 import economy_initial as ei
+from engine.games.g1862.game_initial import InitialRoundMixin
+from engine.games.g1862.game_market import GAME_DATA, Market1862, State1862
+from engine.games.g1862.game_operating import OperatingMixin1862
 
 __all__ = ["Game1862", "new_game"]
 
@@ -44,6 +45,7 @@ class Game1862(InitialRoundMixin, OperatingMixin1862, BaseGame):
     """1862 USA/Canada (Ohley) for 4-7 players (see the module docstring)."""
 
     TITLE = "1862"
+    DEFINITION = _package.TITLE
     MIN_PLAYERS = min(ed.PLAYER_COUNTS)
     MAX_PLAYERS = max(ed.PLAYER_COUNTS)
     HOME_TOKEN_TIMING = "operate"

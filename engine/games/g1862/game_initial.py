@@ -26,9 +26,9 @@ bid; during the reduced offers of certificate 1 the player offered it only buys 
 
 from __future__ import annotations
 
-from ...game.base import BANK
-from . import economy_data as ed
-from . import economy_initial as ei
+from engine.game.base import BANK
+from engine.games.g1862 import economy_data as ed
+from engine.games.g1862 import economy_initial as ei
 
 __all__ = ["InitialRoundMixin"]
 

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ...game.base import _State
-from . import data
-from . import economy as eco
-from . import economy_data as ed
+from engine.game.base import _State
+from engine.games.g1862 import data
+from engine.games.g1862 import economy as eco
+from engine.games.g1862 import economy_data as ed
 
 __all__ = [
     "Market1862",

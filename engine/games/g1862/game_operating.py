@@ -27,15 +27,15 @@ Rulebook sections (``shared/seeds/1862-usa-canada-ohley-rules.txt``):
 
 from __future__ import annotations
 
-from ...game.base import BANK
-from ...game.shares import POOL, Certificate
-from ...game.track import tile_options
-from ...game.trains_buy import TrainBuyMixin
-from ...position import Assignment
-from . import economy as eco
-from . import economy_data as ed
-from . import economy_initial as ei
-from .game_market import BLANK, CANADA_HEXES, CANADIAN_HOMES
+from engine.game.base import BANK
+from engine.game.shares import POOL, Certificate
+from engine.game.track import tile_options
+from engine.game.trains_buy import TrainBuyMixin
+from engine.games.g1862 import economy as eco
+from engine.games.g1862 import economy_data as ed
+from engine.games.g1862 import economy_initial as ei
+from engine.games.g1862.game_market import BLANK, CANADA_HEXES, CANADIAN_HOMES
+from engine.model.position import Assignment
 
 __all__ = ["OperatingMixin1862"]
 

@@ -1,4 +1,4 @@
-"""Revenue rules of 1862 USA/Canada (Ohley) as a :class:`engine.title.RouteSpec` hook.
+"""Revenue rules of 1862 USA/Canada (Ohley) as a :class:`engine.model.title.RouteSpec` hook.
 
 Rule mapping (rulebook ``shared/seeds/1862-usa-canada-ohley-rules.txt``):
 
@@ -30,10 +30,9 @@ from collections import deque
 from collections.abc import Iterable
 
 import routing
-from engine.title import RouteSpec, RouteView
+from engine.games.g1862 import data
+from engine.model.title import RouteSpec, RouteView
 from routing import NodeKind
-
-from . import data
 
 __all__ = [
     "route_spec",
@@ -94,7 +93,7 @@ def bonus_multiplier(view: RouteView) -> int:
 
     Parameters
     ----------
-    view : engine.title.RouteView
+    view : engine.model.title.RouteView
 
     Returns
     -------
@@ -111,7 +110,7 @@ def home_nodes(view: RouteView, sym: str) -> list[int]:
 
     Parameters
     ----------
-    view : engine.title.RouteView
+    view : engine.model.title.RouteView
     sym : str
         Corporation symbol.
 
@@ -162,7 +161,7 @@ def reaches(
 
     Parameters
     ----------
-    view : engine.title.RouteView
+    view : engine.model.title.RouteView
     company : str
         Any company symbol (not only the operating one).
     targets : iterable of int
@@ -232,7 +231,7 @@ def bonus_routes(view: RouteView) -> list[routing.BonusRoute]:
 
     Parameters
     ----------
-    view : engine.title.RouteView
+    view : engine.model.title.RouteView
 
     Returns
     -------
@@ -272,7 +271,7 @@ def slc_bonus(view: RouteView, markers: dict[int, int] | None = None) -> dict[in
 
     Parameters
     ----------
-    view : engine.title.RouteView
+    view : engine.model.title.RouteView
     markers : dict, optional
         City node -> B&O markers in it.
 
@@ -306,7 +305,7 @@ def two_station_hexes(view: RouteView) -> list[str]:
 
     Parameters
     ----------
-    view : engine.title.RouteView
+    view : engine.model.title.RouteView
 
     Returns
     -------
@@ -339,11 +338,11 @@ def route_spec(view: RouteView) -> RouteSpec:
 
     Parameters
     ----------
-    view : engine.title.RouteView
+    view : engine.model.title.RouteView
 
     Returns
     -------
-    engine.title.RouteSpec
+    engine.model.title.RouteSpec
     """
     markers = _markers(view)
     node_bonus = slc_bonus(view, markers)

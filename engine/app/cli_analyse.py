@@ -32,8 +32,8 @@ def analyse(position, example, company, kinds, top, workers, time_limit, as_json
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
-    from .analysis import MOVE_KINDS, analyse_position
-    from .cli import _example_path
+    from engine.app.analysis import MOVE_KINDS, analyse_position
+    from engine.app.cli import _example_path
 
     if example and position:
         raise click.UsageError("give a POSITION file or --example, not both")

@@ -16,11 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from engine.model.board import Board
+from engine.model.hexgrid import parse_coordinate
+from engine.model.tiles.parse import Edge, Revenue
 from routing import Network, NetworkBuilder, NodeKind
-
-from .board import Board
-from .hexgrid import parse_coordinate
-from .tiles.parse import Edge, Revenue
 
 __all__ = ["BaseNetwork", "NodeInfo", "build_network", "node_name", "hex_sort_key"]
 

@@ -1,13 +1,13 @@
 """18xx.games records through the full rules engine: one adapter for every title.
 
-An 18xx.games export (:func:`engine.replay_record.load_record`, undo/redo resolved by
-:func:`engine.replay_record.filter_actions`) is replayed action by action through
+An 18xx.games export (:func:`engine.model.record.load_record`, undo/redo resolved by
+:func:`engine.model.record.filter_actions`) is replayed action by action through
 :meth:`engine.game.base.BaseGame.apply`: every recorded action must be legal in our engine,
 and the game must end with the recorded ``result`` and ``game_end_reason``.
 
 .. code-block:: python
 
-    from engine.game.records import replay_record_game
+    from engine.games.records import replay_record_game
     game = replay_record_game("tests/data/records/1846/3099.json")
     print(game.end_reason, game.result())
 
@@ -45,9 +45,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ..replay_record import Record, ReplayError, filter_actions, load_record
-from . import game_class
-from .base import BaseGame, IllegalAction
+from engine.game.base import BaseGame, IllegalAction
+from engine.games import game_class, load_record
+from engine.model.record import Record, ReplayError, filter_actions
 
 __all__ = ["from_record", "new_record_game", "replay_record_game", "RecordFeed", "RECORD_KEYS"]
 

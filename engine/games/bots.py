@@ -14,8 +14,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from . import invariants, new_game
-from .base import BaseGame
+from engine.game import invariants
+from engine.game.base import BaseGame
+from engine.games import new_game
 
 __all__ = ["WEIGHTS", "BotResult", "choose", "play_random"]
 

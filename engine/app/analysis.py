@@ -19,9 +19,10 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 
-from .board import Board
-from .position import Position, PositionError, TileLay, Token, load_position, position_board
-from .replay_board import city_map
+from engine.games import load_position, position_board
+from engine.model.board import Board
+from engine.model.fast_board import city_map
+from engine.model.position import Position, PositionError, TileLay, Token
 
 __all__ = [
     "Move",
@@ -128,8 +129,7 @@ class Analysis:
 def solve_position(position: Position | dict, time_limit: float | None = None) -> dict:
     """Optimal revenue of a position's company: ``{"revenue", "optimal", "bound", "seconds"}``."""
     import routing
-
-    from .title import build_problem
+    from engine.games import build_problem
 
     start = time.perf_counter()
     problem, _view = build_problem(position, check=False)
@@ -223,7 +223,7 @@ def _companies_on_board(position: Position) -> list[str]:
 
 def candidate_moves(position: Position, kinds: Iterable[str] = MOVE_KINDS) -> list[Move]:
     """Every legal move of ``position.company`` of the given kinds, with its new position."""
-    from . import legality
+    from engine import legality
 
     kinds = tuple(kinds)
     state = legality.state_from_position(position)
@@ -297,7 +297,7 @@ def position_after_tile(
 
 def _position_after_train(position: Position, option) -> Position:
     """Buy on a fresh engine state, so phase changes and rusting follow the rules."""
-    from .legality import state_from_position
+    from engine.legality import state_from_position
 
     trial = state_from_position(position)
     trial.buy_train(position.company, option.train_id, option.variant, check=False)

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import path_subset
-from .position import Assignment, Position, TileLay, Token
-from .replay_board import (
+from engine.game.errors import IllegalAction
+from engine.model.board import path_subset
+from engine.model.fast_board import (
     FastBoard,
     city_map,
     describe_path,
@@ -28,9 +28,10 @@ from .replay_board import (
     part_kinds,
     split_id,
 )
-from .replay_record import IllegalAction, Record, ReplayError
-from .tiles import COLOR_ORDER, TILES, TileDef
-from .title import Title
+from engine.model.position import Assignment, Position, TileLay, Token
+from engine.model.record import Record, ReplayError
+from engine.model.tiles import COLOR_ORDER, TILES, TileDef
+from engine.model.title import Title
 
 __all__ = [
     "DEPOT",

@@ -243,11 +243,11 @@ def position_from_dict(data: Any, source: str | None = None) -> Position:
     )
 
 
-def load_position(source: str | Path | dict, check: bool = True) -> Position:
+def load_position(source: str | Path | dict, title=None) -> Position:
     """Load a position from a file path, a JSON string or a parsed dict.
 
-    With ``check`` (default) the position is also checked against its title
-    (:func:`check_position`).
+    With ``title`` (a :class:`engine.model.title.Title`) the position is also checked against
+    it (:func:`check_position`); :func:`engine.games.load_position` finds the title itself.
 
     Raises
     ------
@@ -279,8 +279,8 @@ def load_position(source: str | Path | dict, check: bool = True) -> Position:
                 f"{exc.msg}"
             ) from None
     pos = position_from_dict(data, name)
-    if check:
-        check_position(pos)
+    if title is not None:
+        check_position(pos, title)
     return pos
 
 
@@ -311,12 +311,10 @@ def train_names(data) -> list[str]:
     return names
 
 
-def position_board(position: Position, title=None, check: bool = True):
+def position_board(position: Position, title, check: bool = True):
     """The title's board with the position's tiles laid (checked unless ``check`` is False)."""
-    from .board import Board
-    from .games import get_title
+    from engine.model.board import Board
 
-    title = title or get_title(position.title)
     board = Board.from_data(title.data)
     src = f"{position.source}: " if position.source else ""
     for i, lay in enumerate(position.tiles):
@@ -350,7 +348,7 @@ def position_board(position: Position, title=None, check: bool = True):
     return board
 
 
-def check_position(position: Position, title=None):
+def check_position(position: Position, title):
     """Check ``position`` against its title; return the board with its tiles laid.
 
     Raises
@@ -360,14 +358,7 @@ def check_position(position: Position, title=None):
         illegal rotation, track running off the map or into a cut side, a token in a missing
         slot or too many tokens, a tile over its manifest count.
     """
-    from .games import get_title
-
     src = f"{position.source}: " if position.source else ""
-    if title is None:
-        try:
-            title = get_title(position.title)
-        except KeyError as exc:
-            raise PositionError(f"{src}title: {exc.args[0]}") from None
     data = title.data
     phases = [str(p["name"]) for p in getattr(data, "PHASES", [])]
     if position.phase not in phases:

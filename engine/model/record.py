@@ -23,9 +23,7 @@ from typing import Any
 
 __all__ = [
     "ReplayError",
-    "IllegalAction",
     "Record",
-    "TITLE_VARIANTS",
     "load_record",
     "filter_actions",
     "record_seed",
@@ -34,25 +32,6 @@ __all__ = [
 
 class ReplayError(ValueError):
     """A record that cannot be replayed (bad file, unsupported title, lost sync)."""
-
-
-class IllegalAction(ReplayError):  # noqa: N818 - reads as "an illegal action", like RouteError
-    """An action the rules forbid; the message names the action and the rule."""
-
-
-#: 18xx.games title (normalised) -> (engine title id, variant tag).  The 2-player 1846
-#: variant plays on the same map with the same revenue rules; only its setup differs.
-TITLE_VARIANTS: dict[str, tuple[str, str]] = {
-    "1846": ("1846", ""),
-    "18462pvariant": ("1846", "2p"),
-    "18462p": ("1846", "2p"),
-    "1836jr30": ("1836Jr30", ""),
-    "1836jr56": ("1836Jr56", ""),
-}
-
-
-def _norm(title: str) -> str:
-    return "".join(ch for ch in str(title).lower() if ch not in "-_ /")
 
 
 @dataclass
@@ -68,7 +47,8 @@ class Record:
     title : str
         The 18xx.games title as recorded (``"1846 2p Variant"``).
     title_id : str
-        The engine title (``"1846"``).
+        The engine title (``"1846"``); set by :func:`engine.games.load_record`, which
+        resolves the recorded title.
     variant : str
         ``"2p"`` for the 2-player 1846 variant, else ``""``.
     players : list of (id, name)
@@ -124,7 +104,7 @@ def load_record(source: str | Path | dict, name: str | None = None) -> Record:
     ------
     ReplayError
         One line naming the file and the problem: missing file, not JSON, not an 18xx.games
-        export, or a title the engine does not replay.
+        export.
     """
     if isinstance(source, dict):
         data, where = source, name or str(source.get("id", "record"))
@@ -154,13 +134,6 @@ def load_record(source: str | Path | dict, name: str | None = None) -> Record:
     ):
         raise ReplayError(f"{where}: 'actions' must be a list of action objects")
     title = str(data["title"])
-    if _norm(title) not in TITLE_VARIANTS:
-        known = sorted({t for t, _ in TITLE_VARIANTS.values()})
-        raise ReplayError(
-            f"{where}: title {title!r} is not supported for replay (supported: "
-            f"{', '.join(known)}, 1846 2p Variant)"
-        )
-    title_id, variant = TITLE_VARIANTS[_norm(title)]
     players = []
     for p in data["players"]:
         if isinstance(p, dict):
@@ -172,8 +145,8 @@ def load_record(source: str | Path | dict, name: str | None = None) -> Record:
         name=name or str(data.get("id", "record")),
         game_id=str(data.get("id", "")),
         title=title,
-        title_id=title_id,
-        variant=variant,
+        title_id="",
+        variant="",
         players=players,
         optional_rules=[str(r) for r in settings.get("optional_rules") or []],
         seed=record_seed(data),

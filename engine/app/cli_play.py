@@ -1,6 +1,6 @@
 """``eighteen play``: a whole game in the terminal, bots choosing random legal actions.
 
-Registered on the ``eighteen`` group in :mod:`engine.cli`; the work is :mod:`engine.game`.
+Registered on the ``eighteen`` group in :mod:`engine.app.cli`; the work is :mod:`engine.game`.
 Prints every operating round's optimal revenues (per company: revenue, trains) and the
 final scores; ``--save`` writes the game's save (title, players, seed, action log), which
 ``eighteen play --load`` replays.
@@ -51,8 +51,8 @@ def _print_rounds(game, echo) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def play(title, players, seed, bots, max_actions, check, save_path, load_path, as_json):
     """Play TITLE from setup to final scores (``--bots``), or replay a save (``--load``)."""
-    from .game import load_game
-    from .game.bots import play_random
+    from engine.games import load_game
+    from engine.games.bots import play_random
 
     if load_path:
         game = load_game(load_path)

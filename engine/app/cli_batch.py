@@ -1,6 +1,6 @@
 """``eighteen batch``: many positions and records into one CSV or Parquet table.
 
-Registered on the ``eighteen`` group in :mod:`engine.cli`; the work is :mod:`engine.batch`.
+Registered on the ``eighteen`` group in :mod:`engine.app.cli`; the work is :mod:`engine.app.batch`.
 
 Exit status: 0 when every item was analysed; 3 when the batch finished but some items failed
 (the table is written, their rows carry an ``error``, and the failures are listed on stderr);
@@ -55,7 +55,7 @@ def batch(inputs, out, scheduler, workers, time_limit, lenient, retry_failed) ->
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .batch import BatchError, Settings, journal_path, run_batch
+    from engine.app.batch import BatchError, Settings, journal_path, run_batch
 
     if workers is not None and scheduler is not None:
         raise click.UsageError("--workers sets up a local cluster; it cannot go with --scheduler")

@@ -13,9 +13,9 @@ import math
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
-from .board import Board
-from .network_build import BaseNetwork
-from .tiles.parse import Edge, NodeRef
+from engine.model.board import Board
+from engine.model.network_build import BaseNetwork
+from engine.model.tiles.parse import Edge, NodeRef
 
 __all__ = ["render_svg", "ROUTE_COLORS"]
 

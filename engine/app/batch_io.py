@@ -1,12 +1,12 @@
-"""The output table and the resume journal of :mod:`engine.batch`.
+"""The output table and the resume journal of :mod:`engine.app.batch`.
 
-:data:`COLUMNS` is the flat table :func:`engine.batch.run_batch` writes, one row per
+:data:`COLUMNS` is the flat table :func:`engine.app.batch.run_batch` writes, one row per
 position or scored record turn; :func:`write_table` writes it atomically as CSV or Parquet
 and :func:`read_table` reads it back.  :class:`Journal` is the append-only JSON-lines log
 (``<out>.journal``, :func:`journal_path`) that lets a stopped batch resume: one line per
 finished item, flushed and fsynced before the next result is taken; a line cut short by a
 kill is dropped on the next open.  Everything here is also importable from
-:mod:`engine.batch`.
+:mod:`engine.app.batch`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .batch import Settings
+    from engine.app.batch import Settings
 
 __all__ = [
     "BatchError",
@@ -82,7 +82,7 @@ def journal_path(out: str | Path) -> Path:
 class Journal:
     """Append-only JSON-lines log of finished items, fsynced per item.
 
-    The first line is a header with the :class:`~engine.batch.Settings`; every other line is
+    The first line is a header with the :class:`~engine.app.batch.Settings`; every other line is
     ``{"key": ..., "rows": [...]}``.  Opening takes an exclusive lock (POSIX), so two
     batches cannot write one journal.
 

@@ -20,7 +20,7 @@ __all__ = ["main", "cli", "examples_dir", "list_examples"]
 def examples_dir() -> Path:
     """Where example positions live (``EIGHTEEN_EXAMPLES`` overrides, for tests)."""
     env = os.environ.get("EIGHTEEN_EXAMPLES")
-    return Path(env) if env else Path(__file__).parent / "examples"
+    return Path(env) if env else Path(__file__).parent.parent / "examples"
 
 
 def list_examples() -> list[str]:
@@ -67,7 +67,7 @@ def cli() -> None:
 
 
 def _load_problem(position: str | None, example: str | None):
-    from .title import build_problem
+    from engine.games import build_problem
 
     if example and position:
         raise click.UsageError("give a POSITION file or --example, not both")
@@ -279,7 +279,7 @@ def validate(position, routes) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
 def render(position, example, with_routes, time_limit, output) -> None:
     """Draw POSITION as an SVG board (optionally with its optimal routes)."""
-    from .render import render_svg
+    from engine.model.render import render_svg
 
     problem, view = _load_problem(position, example)
     routes = []
@@ -368,7 +368,7 @@ def replay(record, report_path, export_dir, time_limit, lenient) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
-    from . import replay as rp
+    from engine import replay as rp
 
     console = Console(soft_wrap=True)
     loaded = rp.load_record(record)
@@ -436,11 +436,11 @@ def replay(record, report_path, export_dir, time_limit, lenient) -> None:
 
 
 # Commands kept in their own modules join the group here; those modules import nothing from
-# this one at import time, so ``python -m engine.cli`` works too.
-from .cli_analyse import analyse as _analyse  # noqa: E402
-from .cli_batch import batch as _batch  # noqa: E402
-from .cli_history import history as _history  # noqa: E402
-from .cli_play import play as _play  # noqa: E402
+# this one at import time, so ``python -m engine.app.cli`` works too.
+from engine.app.cli_analyse import analyse as _analyse  # noqa: E402
+from engine.app.cli_batch import batch as _batch  # noqa: E402
+from engine.app.cli_history import history as _history  # noqa: E402
+from engine.app.cli_play import play as _play  # noqa: E402
 
 for _command in (_analyse, _batch, _history, _play):
     cli.add_command(_command)

@@ -9,12 +9,13 @@ routes, :func:`plot_revenue` and :func:`plot_left_on_table` make the matplotlib 
 
 .. code-block:: python
 
-    from engine.history import draw_boards, game_history, history_html, pick_boards, write_history
+    from engine.app.history import (draw_boards, game_history, history_html,
+                                    pick_boards, write_history)
     h = game_history("tests/data/records/18462pVariant/16904.json", time_limit=5)
     boards = draw_boards(h, pick_boards(h, n=2))
     write_history("history.html", history_html(h, boards))
 
-The ``eighteen history`` command (:mod:`engine.cli_history`) is a thin wrapper.
+The ``eighteen history`` command (:mod:`engine.app.cli_history`) is a thin wrapper.
 """
 
 from __future__ import annotations
@@ -31,11 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import routing
-
-from .position import position_from_dict
-from .replay import Replayer, ReplayReport, TurnResult, replay
-from .replay_record import Record, filter_actions, load_record
-from .replay_routes import declared_routes, fast_problem
+from engine.games import load_record
+from engine.model.position import position_from_dict
+from engine.model.record import Record, filter_actions
+from engine.model.routes import declared_routes, fast_problem
+from engine.replay import Replayer, ReplayReport, TurnResult, replay
 
 __all__ = [
     "GameHistory",
@@ -413,7 +414,7 @@ def draw_boards(
 def _draw_turn(rep: Replayer, turn: TurnResult, label: str, reason: str, time_limit) -> BoardView:
     """Draw ``turn`` on the replay's board, which is as the turn saw it (a ``run_routes``,
     just applied, moves no tile)."""
-    from .render import render_svg
+    from engine.model.render import render_svg
 
     board = BoardView(turn.action_id, label, turn.company, reason, turn.reference, None, False)
     try:

@@ -4,11 +4,11 @@
 analyses each with :func:`analyse_item` (the optimum of a position file; every scored
 ``run_routes`` turn of an 18xx.games record, as :func:`engine.replay.replay` reports it) and
 writes one flat table (:data:`COLUMNS`) as CSV or Parquet.  The table format and the
-journal are in :mod:`engine.batch_io` (re-exported here).
+journal are in :mod:`engine.app.batch_io` (re-exported here).
 
 .. code-block:: python
 
-    from engine.batch import run_batch
+    from engine.app.batch import run_batch
 
     if __name__ == "__main__":  # the local cluster starts worker processes (spawn)
         result = run_batch(["benchmarks/positions/1*.json"], "results.parquet")
@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 # the table and the journal live in batch_io; they stay importable from here
-from .batch_io import (
+from engine.app.batch_io import (
     COLUMNS,
     IDENTITY_COLUMNS,
     BatchError,
@@ -245,8 +245,8 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _error_text(exc: BaseException) -> str:
-    from .position import PositionError
-    from .replay_record import ReplayError
+    from engine.model.position import PositionError
+    from engine.model.record import ReplayError
 
     text = _one_line(exc)
     if isinstance(exc, PositionError | ReplayError | ValueError | KeyError | OSError):
@@ -288,9 +288,8 @@ def _kind(data: Any, where: str) -> str:
 
 def _analyse_position(item: Item, data: dict, where: str, settings: Settings) -> list[dict]:
     import routing
-
-    from .position import position_from_dict
-    from .title import build_problem
+    from engine.games import build_problem
+    from engine.model.position import position_from_dict
 
     t0 = time.perf_counter()
     position = position_from_dict(data, where)
@@ -316,8 +315,8 @@ def _analyse_position(item: Item, data: dict, where: str, settings: Settings) ->
 
 
 def _analyse_record(item: Item, data: dict, where: str, settings: Settings) -> list[dict]:
-    from .replay import Replayer
-    from .replay_record import load_record
+    from engine.games import load_record
+    from engine.replay import Replayer
 
     record = load_record(data, name=where)
     rows: list[dict] = []

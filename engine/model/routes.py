@@ -17,14 +17,19 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 import routing
+from engine.model.network_build import build_network
+from engine.model.position import Position
+from engine.model.record import ReplayError
+from engine.model.title import RouteView, Title, _apply, phase_of
 from routing import NodeKind
 
-from .network_build import build_network
-from .position import Position
-from .replay_record import ReplayError
-from .title import RouteView, Title, _apply, phase_of
-
-__all__ = ["DeclaredRoute", "fast_problem", "declared_routes"]
+__all__ = [
+    "DeclaredRoute",
+    "fast_problem",
+    "declared_routes",
+    "declaration_order",
+    "route_readings",
+]
 
 #: Give up on a route whose chains could be read in more ways than this.
 _MAX_READINGS = 64
@@ -46,7 +51,7 @@ class DeclaredRoute:
 
 
 def fast_problem(title: Title, position: Position, board) -> tuple[routing.Problem, RouteView]:
-    """:func:`engine.title.build_problem` on a board that already carries the tiles.
+    """:func:`engine.model.title.build_problem` on a board that already carries the tiles.
 
     The replay keeps one board and lays tiles as the game goes, so rebuilding the map from
     the title data for every position (what ``build_problem`` does) is skipped; the rest is
@@ -234,3 +239,36 @@ def _orient(options: list[list[tuple]]) -> list[tuple[list[int], list[int]]]:
             seen.add(key)
             unique.append((nodes, segs))
     return unique
+
+
+def declaration_order(routes: list[DeclaredRoute]) -> list[int]:
+    """The order to score declared routes in: most stops first, ties to the larger
+    18xx.games train id (string order).
+
+    18xx.games gives the Mail Contract to the route with most stops, ties to the larger train
+    id; :func:`routing.validate` gives it to the first best route, so routes are declared to
+    it in this order.
+    """
+
+    def larger_id_first(train_id: str) -> tuple:
+        return (*(-ord(ch) for ch in train_id), 1)
+
+    return sorted(
+        range(len(routes)), key=lambda i: (-routes[i].stops, larger_id_first(routes[i].train_id))
+    )
+
+
+def route_readings(routes: list[DeclaredRoute], order: list[int], limit: int = 16):
+    """Route sets to try on :func:`routing.validate`: the first reading of every route, then
+    single alternatives (a declared route may read onto the network more than one way)."""
+    base = [(routes[i].train_index, *routes[i].readings[0]) for i in order]
+    yield base
+    tried = 1
+    for k, i in enumerate(order):
+        for alt in routes[i].readings[1:]:
+            if tried >= limit:
+                return
+            choice = list(base)
+            choice[k] = (routes[i].train_index, *alt)
+            tried += 1
+            yield choice

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from functools import cached_property, lru_cache
 
-from .board import Board, PlacedTile
-from .hexgrid import opposite, parse_coordinate
-from .replay_record import ReplayError
-from .tiles import TileDef
-from .tiles.parse import Edge, NodeRef
+from engine.model.board import Board, PlacedTile
+from engine.model.hexgrid import opposite, parse_coordinate
+from engine.model.record import ReplayError
+from engine.model.tiles import TileDef
+from engine.model.tiles.parse import Edge, NodeRef
 
 __all__ = ["FastBoard", "split_id", "part_kinds", "city_map", "describe_path", "hex_key"]
 

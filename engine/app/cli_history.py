@@ -1,6 +1,6 @@
 """``eighteen history``: declared against optimal revenue over a recorded game, as HTML.
 
-Registered on the :data:`engine.cli.cli` group, so bad input (missing file, bad JSON,
+Registered on the :data:`engine.app.cli.cli` group, so bad input (missing file, bad JSON,
 unsupported title, an unknown ``--at`` round) ends with the group's one-line error.
 """
 
@@ -53,8 +53,8 @@ def _progress():
 @click.option("--lenient", is_flag=True, help="Apply actions the rules forbid instead of stopping.")
 def history(record, output, time_limit, boards, at, no_plots, lenient) -> None:
     """Per operating round, each company's declared and optimal revenue, as one HTML file."""
-    from . import history as hist
-    from .replay_record import load_record
+    from engine.app import history as hist
+    from engine.games import load_record
 
     out = Path(output)
     if not out.parent.is_dir():

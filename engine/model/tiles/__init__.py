@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from .catalog import TILES
-from .parse import COLOR_ORDER, TileDef, parse_tile
+from engine.model.tiles.catalog import TILES
+from engine.model.tiles.parse import COLOR_ORDER, TileDef, parse_tile
 
 __all__ = ["TILES", "COLOR_ORDER", "TileDef", "parse_tile", "standard_tile"]
 

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from .hexgrid import HexGrid, opposite
-from .tiles import COLOR_ORDER, TILES, TileDef, parse_tile, standard_tile
-from .tiles.parse import Edge, NodeRef, Path
+from engine.model.hexgrid import HexGrid, opposite
+from engine.model.tiles import COLOR_ORDER, TILES, TileDef, parse_tile, standard_tile
+from engine.model.tiles.parse import Edge, NodeRef, Path
 
 __all__ = ["Board", "PlacedTile", "HexCell", "IMPASSABLE_HEX_COLORS", "UNLIMITED_TILES"]
 

@@ -16,12 +16,11 @@ from typing import Any
 import numpy as np
 
 import routing
+from engine.model.board import Board
+from engine.model.network_build import BaseNetwork, NodeInfo, build_network
+from engine.model.position import Assignment, Position, check_position
+from engine.model.tiles.parse import Revenue
 from routing import NodeKind, kind_mask
-
-from .board import Board
-from .network_build import BaseNetwork, NodeInfo, build_network
-from .position import Assignment, Position, PositionError, check_position, load_position
-from .tiles.parse import Revenue
 
 __all__ = [
     "Title",
@@ -380,19 +379,12 @@ def _apply(network: routing.Network, spec: RouteSpec) -> routing.Network:
     )
 
 
-def route_view(position: Position, title: Title | None = None, check: bool = True) -> RouteView:
+def route_view(position: Position, title: Title, check: bool = True) -> RouteView:
     """Board, base network and :class:`RouteView` of ``position`` (no hook applied)."""
-    from .games import get_title
-
-    if title is None:
-        try:
-            title = get_title(position.title)
-        except KeyError as exc:
-            raise PositionError(str(exc.args[0])) from None
     if check:
         board = check_position(position, title)
     else:
-        from .position import position_board
+        from engine.model.position import position_board
 
         board = position_board(position, title, check=False)
     phase = phase_of(title.data, position.phase)
@@ -403,15 +395,15 @@ def route_view(position: Position, title: Title | None = None, check: bool = Tru
 
 
 def build_problem(
-    position: Position | str | dict, title: Title | None = None, check: bool = True
+    position: Position, title: Title, check: bool = True
 ) -> tuple[routing.Problem, RouteView]:
     """The :class:`routing.Problem` of ``position`` and the view the hook saw.
 
     Parameters
     ----------
-    position : Position, path, JSON text or dict
-    title : Title, optional
-        Defaults to the registered title of ``position.title``.
+    position : Position
+    title : Title
+        :func:`engine.games.build_problem` finds the registered title itself.
     check : bool
         Check the position against its title first (default).
 
@@ -420,8 +412,6 @@ def build_problem(
     (routing.Problem, RouteView)
         ``view.spec`` holds the hook's :class:`RouteSpec` (for ``extras``).
     """
-    if not isinstance(position, Position):
-        position = load_position(position, check=False)
     view = route_view(position, title, check)
     spec = view.title.route_spec(view)
     if not isinstance(spec, RouteSpec):
