@@ -37,7 +37,6 @@ import argparse
 import itertools
 import json
 import shutil
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -408,18 +407,6 @@ class Verdict:
     notes: list = field(default_factory=list)
 
 
-@contextmanager
-def west_west_allowed():
-    """Build problems as 18xx.games does, without the rulebook's West-West ban."""
-    data = get_title("1846").data
-    saved = data.FORBID_WEST_WEST
-    data.FORBID_WEST_WEST = False
-    try:
-        yield
-    finally:
-        data.FORBID_WEST_WEST = saved
-
-
 def verify(snap: Snapshot, record: dict) -> Verdict:
     pos = snap.position
     if pos["company"] in MINOR_TRAINS and not pos["trains"]:
@@ -432,8 +419,9 @@ def verify(snap: Snapshot, record: dict) -> Verdict:
     try:
         total, routes = played_score(problem, view, snap)
     except (routing.RouteError, ValueError) as exc:
-        with west_west_allowed():
-            problem_ww, view_ww = build_problem(load_position(pos))
+        # as 18xx.games plays it: without the seed summary's West-West ban
+        ww = {**pos, "options": [*pos.get("options", []), "allow_west_west"]}
+        problem_ww, view_ww = build_problem(load_position(ww))
         try:
             total, routes = played_score(problem_ww, view_ww, snap)
         except (routing.RouteError, ValueError):
@@ -441,7 +429,7 @@ def verify(snap: Snapshot, record: dict) -> Verdict:
             return Verdict(False, reason)
         notes.append(
             "west-west: a played route runs West to West (C5-I1), which 18xx.games "
-            "allows and our rules forbid (FORBID_WEST_WEST); played_total scores it "
+            "allows and the seed summary forbids (option allow_west_west); played_total scores it "
             "without that ban"
         )
     recorded = [r.get("revenue") for r in snap.action.get("routes") or []]

@@ -1,7 +1,7 @@
 """``eighteen batch``: Dask run equals a serial run, resuming after SIGKILL, bad items.
 
 Expected values never come from the batch itself: position optima are fresh
-``routing.solve`` runs of ``build_problem(file)``, record rows are ``engine.replay.replay``'s
+``routing.solve`` runs of ``build_problem(file)``, record rows are ``engine.app.report.replay``'s
 turns, and the interrupted run is compared with an uninterrupted one.
 """
 
@@ -30,8 +30,8 @@ from engine.app.batch import (
     run_batch,
 )
 from engine.app.cli import cli
+from engine.app.report import replay
 from engine.games import build_problem
-from engine.replay import replay
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "engine" / "examples"

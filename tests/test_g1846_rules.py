@@ -114,14 +114,15 @@ def test_no_east_to_east_route():
     assert any(east <= a and east <= b for a, b in problem.rules.forbidden_end_pairs)
 
 
-@pytest.mark.parametrize(("forbid", "expected"), [(True, 110), (False, 130)])
-def test_no_west_to_west_route(monkeypatch, forbid, expected):
+@pytest.mark.parametrize(("options", "expected"), [([], 110), (["allow_west_west"], 130)])
+def test_no_west_to_west_route(options, expected):
     # Phase II, Chicago green: C5 20, D6.c0 40, Springfield 20, St. Louis 50.  The 4-train's
     # C5-D6.c0-G3-I1 = 130 runs West to West, which the German summary forbids: then
-    # I1-G3-D6.c0 = 110.  18xx.games (no shared group on C5 and I1) allows the 130.
-    monkeypatch.setattr(data, "FORBID_WEST_WEST", forbid)
+    # I1-G3-D6.c0 = 110.  18xx.games (no shared group on C5 and I1) allows the 130: the
+    # option allow_west_west.
     tiles = [("D6", "298", 0), *ST_LOUIS]
-    assert solve(position("II", "IC", ["4"], tiles, [("G3", 0, "IC")])) == expected
+    pos = {**position("II", "IC", ["4"], tiles, [("G3", 0, "IC")]), "options": options}
+    assert solve(pos) == expected
 
 
 @pytest.mark.parametrize(

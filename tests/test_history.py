@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from engine.app import files
 from engine.app import history as hist
 from engine.app.cli import cli
+from engine.app.report import replay
 from engine.games import load_record
-from engine.replay import replay
 
 RECORD = Path(__file__).parent / "data" / "records" / "18462pVariant" / "16904.json"
 TIME_LIMIT = 10.0  # every position here is proven in well under a second
@@ -284,7 +285,7 @@ def test_the_write_is_atomic(tmp_path, monkeypatch):
     def fail(src, dst):
         raise OSError("disk full")
 
-    monkeypatch.setattr(hist.os, "replace", fail)
+    monkeypatch.setattr(files.os, "replace", fail)
     with pytest.raises(OSError, match="disk full"):
         hist.write_history(out, "<html>new</html>")
     assert out.read_text(encoding="utf-8") == "old page"  # never half-written

@@ -315,8 +315,8 @@ def _analyse_position(item: Item, data: dict, where: str, settings: Settings) ->
 
 
 def _analyse_record(item: Item, data: dict, where: str, settings: Settings) -> list[dict]:
+    from engine.app.report import replay
     from engine.games import load_record
-    from engine.replay import Replayer
 
     record = load_record(data, name=where)
     rows: list[dict] = []
@@ -339,17 +339,13 @@ def _analyse_record(item: Item, data: dict, where: str, settings: Settings) -> l
             bound=turn.bound,
             gap=turn.gap,
             matches=turn.matches,
-            relaxed=turn.relaxed,
             note=turn.error,
             seconds=round(turn.seconds, 6),
         )
 
     try:
-        replayer = Replayer(
-            record, solve=True, time_limit=settings.time_limit, strict=not settings.lenient
-        )
-        for turn in replayer.turns():
-            rows.append(turn_row(turn))
+        replay(record, time_limit=settings.time_limit, strict=not settings.lenient,
+               on_turn=lambda turn: rows.append(turn_row(turn)))  # fmt: skip
     except Exception as exc:  # noqa: BLE001 - keep the turns scored before the failure
         # the turns before a lost sync are sound; keep them and end the item with its error
         rows.append(

@@ -56,7 +56,6 @@ COLUMNS: dict[str, str] = {
     "bound": "int",  # a proven upper bound on the optimal revenue
     "gap": "int",  # record turns: optimum - declared
     "matches": "bool",  # record turns: our route scores equal the stored ones
-    "relaxed": "int",  # record turns: score without a route-end rule 18xx.games ignores
     "note": "str",  # record turns: why the declared routes could not be scored
     "seconds": "float",  # build (+ validate) + solve time; varies from run to run
     "error": "str",  # why the item failed (one line), else null

@@ -93,8 +93,8 @@ def _print_solution(problem, view, solution) -> None:
     net = problem.network
     table = Table(title=problem.label or "routes", show_lines=False)
     table.add_column("train")
-    table.add_column("route (stops; [skipped])")
-    table.add_column("stops", justify="right")
+    table.add_column("route (stops; \\[skipped])")
+    table.add_column("stop revenue", justify="right")
     table.add_column("bonuses")
     table.add_column("revenue", justify="right")
     for r in solution.routes:
@@ -129,6 +129,14 @@ def _print_solution(problem, view, solution) -> None:
 @cli.command()
 @click.argument("position", required=False, type=click.Path(dir_okay=False))
 @click.option("--example", "example", metavar="NAME", help="Solve a bundled example position.")
+@click.option(
+    "--action", "action", type=int, default=None, metavar="N",
+    help="With a record: solve the position just before action N (default: after the last).",
+)
+@click.option(
+    "--company", "company", metavar="SYM", default=None,
+    help="With a record: the company to solve (default: the one operating).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the Solution as JSON.")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds.")
 @click.option(
@@ -138,16 +146,74 @@ def _print_solution(problem, view, solution) -> None:
     show_default=True,
     help="auto: numba search, handing over to CP-SAT when a train has too many routes.",
 )
-def solve(position, example, as_json, time_limit, method) -> None:
-    """Optimal routes for POSITION (a position JSON file)."""
+def solve(position, example, action, company, as_json, time_limit, method) -> None:
+    """Optimal routes for POSITION: a position file, or a game record (an 18xx.games export
+    or a ``play --save`` file, finished or in progress) at one of its actions."""
     import routing
 
-    problem, view = _load_problem(position, example)
+    if position and not example and is_record_file(position):
+        problem, view, label = record_problem(position, action, company)
+        problem = routing.Problem(problem.network, problem.trains, problem.rules, label=label)
+    else:
+        if action is not None or company is not None:
+            raise click.UsageError("--action and --company go with a game record, not a position")
+        problem, view = _load_problem(position, example)
     solution = routing.solve(problem, time_limit=time_limit, method=method)
     if as_json:
         click.echo(solution.to_json(indent=2))
     else:
         _print_solution(problem, view, solution)
+
+
+def is_record_file(path: str) -> bool:
+    """Is ``path`` a game record (it has an action log) rather than a position file?"""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            head = fh.read(1 << 16)
+    except (OSError, UnicodeDecodeError):
+        return False  # the position reader names the problem
+    return '"actions"' in head and '"phase"' not in head[:2000]
+
+
+def record_game(path: str, action: int | None):
+    """The replay of ``path`` stopped just before ``action`` (None: after the last)."""
+    from engine.app.report import game_before
+
+    return game_before(path, action)
+
+
+def operating_company(game, company: str | None, where: str, need_operating: bool) -> str:
+    """``company``, or the company operating now; refuse one that cannot be solved."""
+    t = game.or_turn if game.round.kind == "operating" else None
+    current = t.op if t is not None else None
+    if company is None:
+        if game.finished:
+            raise click.ClickException(
+                f"{where}: the game is over ({game.end_reason}); name a company with --company"
+            )
+        if current is None:
+            raise click.ClickException(
+                f"{where}: no company is operating there ({game.round.kind} round); "
+                "name one with --company"
+            )
+        return current
+    if company not in game.state.operators:
+        known = ", ".join(sorted(game.state.operators))
+        raise click.ClickException(f"{where}: unknown company {company!r} (companies: {known})")
+    if need_operating and company != current:
+        raise click.ClickException(
+            f"{where}: {company} is not operating there (operating: {current or 'nobody'})"
+        )
+    return company
+
+
+def record_problem(path: str, action: int | None, company: str | None):
+    """The problem, view and label of a company at an action of a record."""
+    rep = record_game(path, action)
+    where = f"{rep.name} at action {action}" if action is not None else f"{rep.name} (now)"
+    sym = operating_company(rep.game, company, where, need_operating=False)
+    problem, view = rep.game.route_problem(sym, full_board=True)
+    return problem, view, f"{rep.name} {where.split(' ', 1)[1]}: {sym} phase {view.position.phase}"
 
 
 @cli.command()
@@ -304,12 +370,12 @@ def render(position, example, with_routes, time_limit, output) -> None:
 
 
 def _turn_note(turn) -> str:
-    """Why a turn needs a footnote (routes rejected, revenues differ, optimum unproven)."""
+    """Why a turn needs a footnote (routes refused, revenues differ, optimum unproven)."""
     notes = []
+    if turn.diverged:
+        notes.append("after the replay left the record's path")
     if turn.error:
         notes.append(turn.error)
-    if turn.relaxed is not None:
-        notes.append(f"without that rulebook restriction the routes score {turn.relaxed}")
     if turn.scored is not None and not turn.matches:
         notes.append(f"our route revenues {turn.scored_routes} != stored {turn.declared_routes}")
     if turn.optimum is not None and not turn.optimal:
@@ -317,16 +383,20 @@ def _turn_note(turn) -> str:
     return "; ".join(notes)
 
 
-def _final_table(final, title: str):
-    """The players' final values (18xx.games ``result``) and why the game ended."""
+def _final_table(final: dict, title: str):
+    """The players' values (18xx.games ``result``) and why the game ended."""
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"{title}: final scores (game end: {final.reason})")
-    for col in ("player", "cash", "shares", "privates", "value"):
+    state = f"game end: {final['reason']}" if final["finished"] else "game in progress"
+    table = Table(title=escape(f"{title}: final scores ({state})"))
+    for col in ("player", "cash", "value", "recorded"):
         table.add_column(col, justify="left" if col == "player" else "right")
-    for p in final.players:
-        name = f"{p.name} (bankrupt)" if p.bankrupt else p.name
-        table.add_row(name, str(p.cash), str(p.shares), str(p.companies), str(p.value))
+    recorded = final.get("recorded_result") or {}
+    for p in final["players"]:
+        theirs = recorded.get(str(p["id"]))
+        table.add_row(escape(str(p["name"])), str(p["cash"]), str(p["value"]),
+                      "-" if theirs is None else str(theirs))  # fmt: skip
     return table
 
 
@@ -358,23 +428,32 @@ def _turn_row(turn, footnote: str) -> list[str]:
     "--export-positions",
     "export_dir",
     type=click.Path(file_okay=False),
-    help="Write every position as a position file into DIR.",
+    help="Write the position of every operating run as a position file into DIR.",
+)
+@click.option(
+    "--every-action", is_flag=True,
+    help="With --export-positions: a position before every action, not only at runs.",
 )
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds a solve.")
-@click.option("--lenient", is_flag=True, help="Apply actions the rules forbid instead of stopping.")
-def replay(record, report_path, export_dir, time_limit, lenient) -> None:
-    """Replay an 18xx.games game export and score every operating turn."""
+@click.option(
+    "--lenient", is_flag=True,
+    help="Skip actions the engine refuses (noted; every later figure is marked) instead of "
+    "stopping with an error.",
+)
+def replay(record, report_path, export_dir, every_action, time_limit, lenient) -> None:
+    """Replay a game record (18xx.games export or play --save file) through the rules
+    engine and score every operating run: declared, ours, optimum."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
-    from engine import replay as rp
+    from engine.app import report as rp
 
     console = Console(soft_wrap=True)
-    loaded = rp.load_record(record)
     err = Console(stderr=True)
     progress = Progress(
-        TextColumn("replaying {task.description}"),
+        TextColumn("replaying"),
         BarColumn(),
         MofNCompleteColumn(),
         console=err,
@@ -382,14 +461,14 @@ def replay(record, report_path, export_dir, time_limit, lenient) -> None:
         disable=not err.is_terminal,
     )
     with progress:
-        task = progress.add_task(loaded.name, total=max(len(loaded.actions), 1))
+        task = progress.add_task("record", total=1)
         report = rp.replay(
-            loaded,
+            record,
             time_limit=time_limit,
             strict=not lenient,
             progress=lambda done, total: progress.update(task, completed=done, total=total),
         )
-    table = Table(title=f"{report.record} ({report.title}): operating turns")
+    table = Table(title=escape(f"{report.record} ({report.title}): operating runs"))
     for col, just in (
         ("action", "right"),
         ("company", "left"),
@@ -399,8 +478,8 @@ def replay(record, report_path, export_dir, time_limit, lenient) -> None:
         ("ours", "right"),
         ("optimum", "right"),
         ("gap", "right"),
-        ("s", "right"),
-        ("see", "left"),
+        ("seconds", "right"),
+        ("note", "left"),
     ):
         table.add_column(col, justify=just)
     footnotes = []
@@ -408,7 +487,7 @@ def replay(record, report_path, export_dir, time_limit, lenient) -> None:
         note = _turn_note(turn)
         if note:
             footnotes.append(f"[{len(footnotes) + 1}] action {turn.action_id}: {note}")
-        table.add_row(*_turn_row(turn, f"[{len(footnotes)}]" if note else ""))
+        table.add_row(*_turn_row(turn, f"\\[{len(footnotes)}]" if note else ""))
     console.print(table)
     for line in footnotes:
         console.print(line, markup=False)
@@ -417,22 +496,32 @@ def replay(record, report_path, export_dir, time_limit, lenient) -> None:
         f"positions {s['positions']}  optimum beat the declared revenue in "
         f"{s['optimum_beats_declared']}  revenue left on the table {s['revenue_left_on_table']}"
         f"  declared routes not validated {s['declared_not_validated']}  revenue mismatches "
-        f"{s['revenue_mismatches']}  time {s['seconds']:.2f} s"
+        f"{s['revenue_mismatches']}  time {s['seconds']:.2f} s",
+        markup=False,
     )
+    console.print(f"route rules: {report.rules}", markup=False)
     for note in report.notes:
-        console.print(f"note: {note}")
-    if report.final is not None:
-        console.print(_final_table(report.final, report.record))
-        if not report.final.in_sync:
-            console.print("warning: the replayed money left the record's path; see the notes")
-        for note in report.final.notes:
-            console.print(f"money: {note}", markup=False)
+        console.print(f"note: {note}", markup=False)
+    final = report.final
+    console.print(_final_table(final, report.record))
+    if final["matches_record"] is True:
+        console.print("the replayed result equals the record's result", markup=False)
+    elif final["matches_record"] is False:
+        console.print("warning: the replayed result differs from the record's result",
+                      markup=False)  # fmt: skip
     if report_path:
-        rp.write_json_atomic(report_path, json.dumps(report.to_dict(), indent=2) + "\n")
-        console.print(f"wrote {report_path}")
+        rp.write_text_atomic(report_path, json.dumps(report.to_dict(), indent=2) + "\n")
+        console.print(f"wrote {report_path}", markup=False)
     if export_dir:
-        written = rp.export_positions(report, export_dir)
-        console.print(f"wrote {len(written)} positions to {export_dir}")
+        if every_action:
+            written = rp.export_every_action(record, export_dir)
+        else:
+            written = rp.export_positions(report, export_dir)
+        console.print(f"wrote {len(written)} positions to {export_dir}", markup=False)
+    if report.diverged_at is not None:
+        raise click.ClickException(
+            "the replay left the record's path (lenient: figures after it are the engine's)"
+        )
 
 
 # Commands kept in their own modules join the group here; those modules import nothing from

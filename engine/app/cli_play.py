@@ -9,24 +9,13 @@ final scores; ``--save`` writes the game's save (title, players, seed, action lo
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import click
 
+from engine.app.files import write_text_atomic
+
 __all__ = ["play"]
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _print_rounds(game, echo) -> None:
@@ -83,4 +72,4 @@ def play(title, players, seed, bots, max_actions, check, save_path, load_path, a
         for rank, (player, value) in enumerate(result.items(), 1):
             click.echo(f"{rank}. {player}: {value}")
     if save_path:
-        _write_atomic(Path(save_path), game.save())
+        write_text_atomic(Path(save_path), game.save())

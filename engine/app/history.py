@@ -1,7 +1,7 @@
 """Game history: declared against optimal revenue over a whole recorded game.
 
-:func:`game_history` replays an 18xx.games record (:func:`engine.replay.replay`), names the
-operating round of every ``run_routes`` (:func:`or_labels`) and keeps the per-turn results:
+:func:`game_history` replays a record through the rules engine (:func:`engine.app.report.replay`),
+which names the operating round of every ``run_routes``, and keeps the per-turn results:
 declared revenue, our score of the declared routes, the optimum, the gap and the time.
 :func:`draw_boards` draws the board at chosen turns with the declared and the optimal
 routes, :func:`plot_revenue` and :func:`plot_left_on_table` make the matplotlib figures and
@@ -24,19 +24,15 @@ import base64
 import html
 import io
 import math
-import os
 import re
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import routing
-from engine.games import load_record
-from engine.model.position import position_from_dict
+from engine.app.files import write_text_atomic
+from engine.app.report import ReplayReport, TurnResult, action_number, open_replay, replay
 from engine.model.record import Record, filter_actions
-from engine.model.routes import declared_routes, fast_problem
-from engine.replay import Replayer, ReplayReport, TurnResult, replay
 
 __all__ = [
     "GameHistory",
@@ -157,8 +153,8 @@ class GameHistory:
     report : ReplayReport
         What :func:`engine.replay.replay` found.
     labels : dict
-        Action id -> ``"OR t.k"``.
-    record : Record
+        Action id -> ``"OR t.k"`` (the engine's operating round of the run).
+    record : path, parsed record or Record
         The record (to draw boards from).
     strict : bool
         Whether the replay stopped at illegal actions (boards replay the same way).
@@ -166,7 +162,7 @@ class GameHistory:
 
     report: ReplayReport
     labels: dict[int, str]
-    record: Record = field(repr=False)
+    record: str | Path | dict | Record = field(repr=False)
     strict: bool = True
 
     @property
@@ -264,9 +260,9 @@ def game_history(
     """
     if time_limit is not None and not (isinstance(time_limit, int | float) and time_limit > 0):
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    record = source if isinstance(source, Record) else load_record(source)
-    report = replay(record, time_limit=time_limit, strict=strict, progress=progress)
-    return GameHistory(report, or_labels(record.actions), record, strict)
+    report = replay(source, time_limit=time_limit, strict=strict, progress=progress)
+    labels = {t.action_id: t.round for t in report.turns}
+    return GameHistory(report, labels, source, strict)
 
 
 # ---------------------------------------------------------------------------- boards
@@ -398,27 +394,33 @@ def draw_boards(
         raise ValueError(f"action {missing[0]} is not an operating turn of {history.report.record}")
     if not wanted:
         return []
-    rep = Replayer(history.record, solve=False, strict=history.strict)
+    rep = open_replay(history.record)
     total = len(rep.actions)
-    cb = (lambda done: progress(done, total)) if progress is not None else None
     out: list[BoardView] = []
-    for turn in rep.turns(cb):
-        if turn.action_id in wanted:
+
+    def look(i: int, raw: dict) -> None:
+        turn = by_id.get(action_number(raw, i)) if raw.get("type") == "run_routes" else None
+        if turn is not None and not rep.game.finished:
             label = history.labels.get(turn.action_id, "OR ?")
-            out.append(_draw_turn(rep, turn, label, wanted[turn.action_id], time_limit))
-            if len(out) == len(wanted):
-                break
+            out.append(_draw_turn(rep.game, raw, turn, label, wanted[turn.action_id], time_limit))
+
+    by_id = {t.action_id: t for t in history.turns if t.action_id in wanted}
+    for i, _raw, _refused in rep.steps(strict=history.strict, before=look):
+        if progress is not None:
+            progress(i + 1, total)
+        if len(out) == len(wanted):
+            break
     return out
 
 
-def _draw_turn(rep: Replayer, turn: TurnResult, label: str, reason: str, time_limit) -> BoardView:
-    """Draw ``turn`` on the replay's board, which is as the turn saw it (a ``run_routes``,
-    just applied, moves no tile)."""
+def _draw_turn(game, raw: dict, turn: TurnResult, label: str, reason: str,
+               time_limit) -> BoardView:  # fmt: skip
+    """Draw ``turn`` on the game's board just before its ``run_routes`` is applied."""
     from engine.model.render import render_svg
 
     board = BoardView(turn.action_id, label, turn.company, reason, turn.reference, None, False)
     try:
-        problem, view = fast_problem(rep.title, position_from_dict(turn.position), rep.state.board)
+        problem, view = game.route_problem(turn.company, full_board=True)
     except (ValueError, KeyError, TypeError) as exc:
         board.note = f"board not drawn: {' '.join(str(exc).split())}"
         return board
@@ -441,9 +443,9 @@ def _draw_turn(rep: Replayer, turn: TurnResult, label: str, reason: str, time_li
     proven = "" if solution.optimal else " (not proven)"
     best = [(int(r.train), list(r.nodes)) for r in solution.routes]
     board.optimal_svg = svg(best, f"optimal routes, {solution.total}{proven}")
+    routes = [r for r in raw.get("routes") or [] if isinstance(r, dict) and r.get("connections")]
     try:
-        action = rep.actions[rep.state.index]
-        read = declared_routes(rep.state, turn.company, view, problem, action)
+        read = game.read_routes(turn.company, routes, problem, view)
         drawn = [(d.train_index, list(d.readings[0][0])) for d in read]
         ref = "?" if turn.reference is None else turn.reference
         board.declared_svg = svg(drawn, f"declared routes, {ref}")
@@ -600,8 +602,8 @@ def _turn_note(turn: TurnResult) -> str:
     notes = []
     if turn.error:
         notes.append(turn.error)
-    if turn.relaxed is not None:
-        notes.append(f"without that rulebook restriction the routes score {turn.relaxed}")
+    if turn.diverged:
+        notes.append("after the replay left the record's path")
     if turn.scored is not None and not turn.matches:
         notes.append(f"our route revenues {turn.scored_routes} != stored {turn.declared_routes}")
     if turn.optimum is not None and not turn.optimal:
@@ -771,25 +773,11 @@ def history_html(
 
 
 def write_history(path: str | Path, text: str) -> Path:
-    """Write the page atomically (temporary file, then :func:`os.replace`).
+    """Write the page atomically (:func:`engine.app.files.write_text_atomic`).
 
     Raises
     ------
     ValueError
         The folder of ``path`` does not exist, or ``path`` is a folder.
     """
-    path = Path(path)
-    if path.is_dir():
-        raise ValueError(f"{path}: is a directory")
-    if not path.parent.is_dir():
-        raise ValueError(f"{path}: folder {path.parent} does not exist")
-    # exclusive create of a fresh name (not mkstemp): the file gets the umask's permissions
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
-    try:
-        with open(tmp, "x", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return path
+    return write_text_atomic(path, text)

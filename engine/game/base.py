@@ -171,7 +171,7 @@ class BaseGame(StockMixin, OperatingMixin):
     #: 18xx.games ends an unfinished game after this many turns (``:dnf``).
     MAX_TURNS = 100
     #: Fields an action may carry beyond its legal twin (kept in the log).
-    DETAIL_FIELDS: tuple[str, ...] = ("tile_id", "shares", "routes", "allow_forbidden_ends")
+    DETAIL_FIELDS: tuple[str, ...] = ("tile_id", "shares", "routes")
     #: Stages of an operating turn, in order (operating.py ``_legal_<stage>``).
     OPERATING_STAGES: tuple[str, ...] = ("track", "token", "route", "dividend", "train")
 

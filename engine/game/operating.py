@@ -29,6 +29,7 @@ from engine.game.errors import IllegalAction
 from engine.game.shares import POOL
 from engine.game.track import extend, legal_lays, reach, tokenable_cities
 from engine.model.fast_board import FastBoard
+from engine.model.position import Position
 from engine.model.record import ReplayError
 from engine.model.routes import declaration_order, declared_routes, fast_problem, route_readings
 
@@ -94,6 +95,8 @@ class Turn:
     lays: list[tuple[str, bool]] = field(default_factory=list)
     tokened: bool = False
     flags: dict = field(default_factory=dict)
+    #: Index in the game's action log where the turn began.
+    start: int = 0
 
     @property
     def stage(self) -> str | None:
@@ -158,7 +161,7 @@ class OperatingMixin:
             op = r.entities[r.index]
             if self.state.operators[op].closed:
                 continue
-            self.or_turn = Turn(op, self.stages_for(op))
+            self.or_turn = Turn(op, self.stages_for(op), start=len(self.actions))
             self.turn_started(op)
             return
 
@@ -321,6 +324,44 @@ class OperatingMixin:
         self.__dict__["_last_run"] = (quick, cache[key])
         return cache[key]
 
+    def turn_position(self, op: str, extras: dict | None = None) -> Position:
+        """``op``'s position now, as the engine solves it.
+
+        It holds the trains that may still run this operating round (a train that ran
+        already does not run again after it changes owner), the treasury, the route options
+        of the game, and, when ``op`` is in its operating turn, what it did in the turn so
+        far (``turn``: stage, tiles laid, tokens placed, trains bought).  ``extras`` gets
+        ``companies``: every other company with trains or tokens, so analyses can solve
+        them too (docs/POSITIONS.md).
+        """
+        state = self.state
+        others = {}
+        on_board = {s for syms in state.tokens.values() for s in syms}
+        for other, info in state.operators.items():
+            if other == op or info.closed:
+                continue
+            trains = [c.name for c in self.runnable_trains(other)]
+            if trains or other in on_board:
+                others[other] = {"trains": trains, "owned_companies": state.owned_companies(other)}
+        turn = None
+        t = self.or_turn
+        if t is not None and t.op == op and self.round.kind == "operating":
+            done = [a for a in self.actions[t.start :] if a.get("entity") == op]
+            turn = {
+                "stage": str(t.stage),
+                "tiles_laid": [a["hex"] for a in done if a["type"] == "lay_tile"],
+                "tokens_placed": [a["hex"] for a in done if a["type"] == "place_token"],
+                "trains_bought": [
+                    str(a.get("variant") or a["train"]) for a in done if a["type"] == "buy_train"
+                ],
+            }
+        return replace(
+            state.position(op, {**(extras or {}), "companies": others}),
+            trains=[c.name for c in self.runnable_trains(op)],
+            cash=self.cash(op),
+            turn=turn,
+        )
+
     def route_board(self, op: str) -> FastBoard:
         """The board cut down to the hexes ``op``'s network reaches.
 
@@ -354,6 +395,20 @@ class OperatingMixin:
     def skip_route(self, op: str) -> None:
         self.or_turn.revenue = 0
 
+    def route_problem(self, op: str, full_board: bool = False):
+        """``(routing.Problem, RouteView)`` of ``op``'s runnable trains on the board now
+        (the reached part of it, unless ``full_board``, which drawings need)."""
+        trains = self.runnable_trains(op)
+        position = replace(self.state.position(op), trains=[c.name for c in trains])
+        board = self.state.board if full_board else self.route_board(op)
+        return fast_problem(self.title, position, board)
+
+    def read_routes(self, op: str, routes: list[dict], problem, view) -> list:
+        """18xx.games routes (``train``, ``connections``) read onto ``problem``'s network
+        (:func:`engine.model.routes.declared_routes`) for ``op``'s runnable trains."""
+        runnable = _Runnable(self.state, op, self.runnable_trains(op))
+        return declared_routes(runnable, op, view, problem, {"routes": routes})
+
     def check_routes(self, action: dict) -> None:
         """Validate the declared ``routes`` of a ``run_routes`` and write their revenue
         into the action (before anything changes).
@@ -363,10 +418,8 @@ class OperatingMixin:
         :func:`engine.model.routes.declared_routes` and scored by :func:`routing.validate`
         on the same problem :meth:`optimal_run` solves, in the record replayer's order (the
         Mail Contract goes to the route with most stops, ties to the larger train id).
-        An empty list runs nothing.  ``allow_forbidden_ends: true`` scores routes that
-        break only a route-end restriction of the rulebook that 18xx.games does not apply
-        (1846 West-West, README "Rules where we follow the rulebook") without it, as
-        :mod:`engine.replay` does; each such run is listed in ``self.rule_differences``.
+        An empty list runs nothing.  Each route's score is kept in the turn's ``routes``
+        (``train``, ``id``, ``revenue``, ``stops``) for observers such as the replay report.
 
         Raises
         ------
@@ -392,49 +445,29 @@ class OperatingMixin:
                 raise IllegalAction(
                     f"{where}: train {r.get('train')} may not run now (runnable: {owned})"
                 )
-        position = replace(self.state.position(op), trains=[c.name for c in trains])
-        problem, view = fast_problem(self.title, position, self.route_board(op))
+        problem, view = self.route_problem(op)
         try:
-            read = declared_routes(_Runnable(self.state, op, trains), op, view, problem,
-                                   {"routes": routes})  # fmt: skip
+            read = self.read_routes(op, routes, problem, view)
         except (ReplayError, KeyError, ValueError) as exc:
             raise IllegalAction(f"{where}: {exc}") from None
         order = declaration_order(read)
-        relaxed = None
-        if action.get("allow_forbidden_ends") is True and problem.rules.forbidden_end_pairs:
-            relaxed = routing.Problem(
-                problem.network, problem.trains,
-                replace(problem.rules, forbidden_end_pairs=()), label=problem.label,
-            )  # fmt: skip
         first = None
-        for prob in (problem, relaxed):
-            if prob is None:
+        for choice in route_readings(read, order):
+            try:
+                scored = routing.validate(problem, choice)
+            except routing.RouteError as exc:
+                first = first or exc
                 continue
-            for choice in route_readings(read, order):
-                try:
-                    scored = routing.validate(prob, choice)
-                except routing.RouteError as exc:
-                    first = first or exc
-                    continue
-                if prob is relaxed:
-                    self.rule_differences.append(
-                        (len(self.actions), op, f"{_route_train(first, read, order)}: {first}")
-                    )
-                info = [
-                    {"train": read[i].train_index, "id": read[i].train_id,
-                     "revenue": int(scored.routes[k].revenue),
-                     "stops": len(scored.routes[k].counted)}
-                    for k, i in enumerate(order)
-                ]  # fmt: skip
-                action["revenue"] = int(scored.total)
-                self.__dict__["_declared_run"] = (action, int(scored.total), info)
-                return
+            info = [
+                {"train": read[i].train_index, "id": read[i].train_id,
+                 "revenue": int(scored.routes[k].revenue),
+                 "stops": len(scored.routes[k].counted)}
+                for k, i in enumerate(order)
+            ]  # fmt: skip
+            action["revenue"] = int(scored.total)
+            self.__dict__["_declared_run"] = (action, int(scored.total), info)
+            return
         raise IllegalAction(f"{where}: train {_route_train(first, read, order)}: {first}")
-
-    @property
-    def rule_differences(self) -> list[tuple[int, str, str]]:
-        """(action index, operator, why) of runs scored with ``allow_forbidden_ends``."""
-        return self.__dict__.setdefault("_rule_differences", [])
 
     def operating_run_routes(self, action: dict) -> None:
         op = action["entity"]
@@ -455,6 +488,7 @@ class OperatingMixin:
         self.events.append({
             "type": "run", "turn": self.turn, "or": self.round.num, "entity": op,
             "revenue": revenue, "trains": [c.name for c in self.runnable_trains(op)],
+            "routes": list(t.routes),
         })  # fmt: skip
         self.note(f"{op} runs for {revenue}")
         t.index += 1

@@ -656,5 +656,6 @@ class GameState:
             tokens=tokens,
             owned_companies=self.owned_companies(sym),
             assignments=self.rules.assignments(self),
+            options=[o for o in self.record.optional_rules if o in self.title.options],
             extras=dict(extras or {}),
         )

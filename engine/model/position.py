@@ -43,8 +43,14 @@ _TOP_KEYS = (
     "trains",
     "owned_companies",
     "assignments",
+    "cash",
+    "turn",
+    "options",
     "extras",
 )
+
+#: Fields of ``turn``: what the company already did in the operating turn under way.
+_TURN_KEYS = ("stage", "tiles_laid", "tokens_placed", "trains_bought")
 
 
 class PositionError(ValueError):
@@ -107,11 +113,19 @@ class Position:
     tokens: list[Token] = field(default_factory=list)
     owned_companies: list[str] = field(default_factory=list)
     assignments: list[Assignment] = field(default_factory=list)
+    #: The company's treasury (None: not known; analyses then list every legal move).
+    cash: int | None = None
+    #: The operating turn under way: ``stage`` and what the company already did in it
+    #: (``tiles_laid``, ``tokens_placed``: hexes; ``trains_bought``: train names).  None: the
+    #: position is the start of the company's turn.
+    turn: dict[str, Any] | None = None
+    #: Title options in effect for the route rules (``allow_west_west`` in 1846 ...).
+    options: list[str] = field(default_factory=list)
     extras: dict[str, Any] = field(default_factory=dict)
     source: str | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "title": self.title,
             "phase": self.phase,
             "tiles": [t.to_dict() for t in self.tiles],
@@ -120,8 +134,16 @@ class Position:
             "trains": list(self.trains),
             "owned_companies": list(self.owned_companies),
             "assignments": [a.to_dict() for a in self.assignments],
-            "extras": self.extras,
         }
+        # the optional fields only where set, so older files save back to the same text
+        if self.cash is not None:
+            out["cash"] = self.cash
+        if self.turn is not None:
+            out["turn"] = {k: v if isinstance(v, str) else list(v) for k, v in self.turn.items()}
+        if self.options:
+            out["options"] = list(self.options)
+        out["extras"] = self.extras
+        return out
 
     def to_json(self) -> str:
         return save_position(self)
@@ -227,6 +249,25 @@ def position_from_dict(data: Any, source: str | None = None) -> Position:
     extras = top.get("extras", {})
     if not isinstance(extras, dict):
         raise PositionError(f"{w('extras')} must be an object")
+    cash = top.get("cash")
+    if cash is not None:
+        cash = _int(cash, w("cash"))
+        if cash < 0:
+            raise PositionError(f"{w('cash')} must not be negative, got {cash}")
+    turn = top.get("turn")
+    if turn is not None:
+        turn = dict(_obj(turn, w("turn"), _TURN_KEYS, ()))
+        for key in _TURN_KEYS[1:]:
+            turn[key] = [
+                _str(x, w(f"turn.{key}[{i}]"))
+                for i, x in enumerate(_list(turn.get(key, []), w(f"turn.{key}")))
+            ]
+        if "stage" in turn:
+            _str(turn["stage"], w("turn.stage"))
+    options = [
+        _str(o, w(f"options[{i}]"))
+        for i, o in enumerate(_list(top.get("options", []), w("options")))
+    ]
     return Position(
         title=_str(top["title"], w("title")),
         phase=_str(
@@ -238,6 +279,9 @@ def position_from_dict(data: Any, source: str | None = None) -> Position:
         tokens=tokens,
         owned_companies=owned,
         assignments=assignments,
+        cash=cash,
+        turn=turn,
+        options=options,
         extras=extras,
         source=source,
     )
@@ -374,6 +418,12 @@ def check_position(position: Position, title):
         if name not in known_trains:
             raise PositionError(
                 f"{src}trains[{i}]: unknown train {name!r} (known: {sorted(set(known_trains))})"
+            )
+    for i, option in enumerate(position.options):
+        if option not in title.options:
+            known = ", ".join(title.options) or "none"
+            raise PositionError(
+                f"{src}options[{i}]: {title.id} has no route option {option!r} (known: {known})"
             )
     privates = _entities(data, "COMPANIES")
     for i, sym in enumerate(position.owned_companies):

@@ -68,6 +68,9 @@ class Title:
     check_position : callable, optional
         Extension: ``(position, board) -> None``; raise ``ValueError`` for a position the
         title forbids beyond the engine's generic checks.
+    options : tuple of str
+        Title options that change the route rules; a position names those in effect
+        (``Position.options``), and a game's positions carry those of its options.
     """
 
     id: str
@@ -76,6 +79,7 @@ class Title:
     name: str = ""
     check_tile: Callable | None = None
     check_position: Callable | None = None
+    options: tuple[str, ...] = ()
 
 
 @dataclass

@@ -16,4 +16,5 @@ TITLE = Title(
     route_spec=rules.route_spec,
     name="1846: The Race for the Midwest",
     check_position=rules.check_position,
+    options=(data.ALLOW_WEST_WEST,),
 )

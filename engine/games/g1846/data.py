@@ -565,8 +565,11 @@ EAST_BONUS = {
 WEST_BONUS = {"C5": 50, "I1": 20}
 # An East-West route earns EAST_BONUS[east] + WEST_BONUS[west]; with an N/M train both ends
 # must be among the counted stops.  The German summary also forbids West-West routes
-# (C5 and I1 share no group in 18xx.games, which therefore does not block C5-I1).
-FORBID_WEST_WEST = True
+# ("nicht Ost-Ost oder West-West"); C5 and I1 share no group in 18xx.games, which therefore
+# allows C5-I1.  The summary's ban is the default; the option ALLOW_WEST_WEST lifts it, and
+# every 18xx.games record is played with it (DESIGN: a record is scored under the rule it was
+# played with).
+ALLOW_WEST_WEST = "allow_west_west"
 
 # Chicago (D6): four cities, at most one per route.
 CHICAGO_HEX = "D6"

@@ -43,8 +43,8 @@ __all__ = ["SetupMixin1846", "OPTIONS"]
 
 #: Game options: ``first_ed`` leaves out the 2nd-edition privates (Boomtown, Little Miami);
 #: ``second_ed_co`` keeps them and the C&O in the game; ``two_player`` is the 2-player
-#: variant.
-OPTIONS = ("first_ed", "second_ed_co", "two_player")
+#: variant; ``allow_west_west`` lifts the seed summary's West-West ban (18xx.games' rule).
+OPTIONS = ("first_ed", "second_ed_co", "two_player", "allow_west_west")
 
 #: The 2-player variant's second tokens of removed corporations (game.rb
 #: ``REMOVED_CORP_SECOND_TOKEN``).
@@ -298,17 +298,17 @@ class SetupMixin1846:
     @classmethod
     def record_options(cls, record) -> list[str]:
         """Options of an 18xx.games record (:mod:`engine.games.records`): its optional
-        rules, and ``two_player`` for the 2-player variant."""
-        return list(record.optional_rules) + (["two_player"] if record.variant == "2p" else [])
+        rules, ``two_player`` for the 2-player variant, and ``allow_west_west``: 18xx.games
+        does not apply the seed summary's West-West ban, and a record is scored under the
+        rules it was played with."""
+        two = ["two_player"] if record.variant == "2p" else []
+        return [*record.optional_rules, *two, "allow_west_west"]
 
     def record_action(self, raw: dict, action: dict | None) -> dict | None:
         """An 18xx.games action in our form (:mod:`engine.games.records`): a draft pick's
-        price is the card's (informative only); 18xx.games does not apply the rulebook's
-        West-West restriction, so a recorded run may break it (``allow_forbidden_ends``)."""
+        price is the card's (informative only)."""
         if action is None:
             return None
         if action["type"] == "bid":
             action.pop("price", None)
-        elif action["type"] == "run_routes" and action["routes"]:
-            action["allow_forbidden_ends"] = True
         return action

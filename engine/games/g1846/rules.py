@@ -131,7 +131,7 @@ def route_spec(view: RouteView) -> RouteSpec:
     end_pairs = []
     if east:
         forbidden.append((east.keys(), east.keys()))
-    if west and data.FORBID_WEST_WEST:
+    if west and data.ALLOW_WEST_WEST not in view.position.options:
         forbidden.append((west.keys(), west.keys()))
     if east and west:
         end_pairs.append(routing.EndPairBonus.make(east, west, name="east-west", counted=True))

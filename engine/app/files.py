@@ -1,0 +1,38 @@
+"""Writing output files: whole or not at all."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+__all__ = ["write_text_atomic"]
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and
+    :func:`os.replace`, so a full disk or an interrupt never leaves a truncated file; the
+    file gets the umask's permissions, like any file the user creates.
+
+    Raises
+    ------
+    ValueError
+        ``path`` is a folder, or its folder does not exist (naming it).
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{path}: is a directory")
+    if not path.parent.is_dir():
+        raise ValueError(f"{path}: folder {path.parent} does not exist")
+    # exclusive create of a fresh name (not mkstemp, whose files are 0600)
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    try:
+        with open(tmp, "x", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path

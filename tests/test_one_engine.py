@@ -1,0 +1,152 @@
+"""Records replay through the one rules engine: the report, positions at any action, and
+``solve RECORD --action N`` agree, and a train that ran does not run again.
+
+Figures come from the 18xx.games records in ``tests/data/records`` (see SOURCE.md there).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import routing
+from engine.app.cli import cli, record_problem
+from engine.app.report import game_before, replay
+from engine.games import get_title
+from engine.model.record import ReplayError
+
+RECORDS = Path(__file__).parent / "data" / "records"
+ALL = sorted(RECORDS.glob("*/*.json"))
+GT_193 = RECORDS / "1846" / "10264.json"
+
+
+def _run(*args: str):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def reports():
+    return {path: replay(path) for path in ALL}
+
+
+def test_every_record_replays_to_its_result(reports):
+    # 21 records: the replayed values and end reason are the record's own, every declared
+    # route validates and every stored revenue equals the engine's score
+    assert len(reports) == 21
+    for path, report in reports.items():
+        final = report.final
+        assert final["matches_record"] is True, path.name
+        assert report.summary["declared_not_validated"] == 0, path.name
+        assert report.summary["revenue_mismatches"] == 0, path.name
+        assert report.summary["optimum_below_declared"] == 0, path.name
+        assert report.diverged_at is None
+    assert sum(len(r.turns) for r in reports.values()) == 703
+
+
+def test_a_train_that_ran_does_not_run_again_after_changing_owner(reports):
+    # 10264, action 193: GT bought MS's 2-train, which had already run this operating round.
+    # GT's own two 2-trains run: Detroit 50 + Windsor 40 = 90 and Port Huron 30 + Detroit 50 =
+    # 80, so the optimum is 170 (the old record replayer ran all three 2-trains for 250).
+    turn = next(t for t in reports[GT_193].turns if t.action_id == 193)
+    assert (turn.company, turn.trains, turn.optimum, turn.optimal) == ("GT", ["2", "2"], 170, True)
+    problem, _view, _label = record_problem(str(GT_193), 193, None)
+    assert [t.name for t in problem.trains] == ["2", "2"]
+    assert routing.solve(problem).total == 170
+
+
+def test_solve_at_an_action_equals_the_report(reports):
+    # first, middle and last run of every record: the CLI's position equals the report's
+    for path, report in reports.items():
+        turns = report.turns
+        picked = turns[:1] + turns[len(turns) // 2 :][:1] + turns[-1:]
+        for turn in {id(t): t for t in picked}.values():
+            problem, _view, _label = record_problem(str(path), turn.action_id, None)
+            solution = routing.solve(problem)
+            assert solution.total == turn.optimum, (path.name, turn.action_id)
+
+
+def test_solve_cli_on_a_record():
+    result = _run("solve", GT_193, "--action", 193, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["total"] == 170
+
+
+def test_positions_carry_cash_and_the_turn(tmp_path):
+    # before action 193 GT has run nothing yet this turn; its treasury is the engine's
+    rep = game_before(GT_193, 193)
+    position = rep.game.turn_position("GT")
+    assert position.cash == rep.game.cash("GT")
+    assert position.turn is not None and position.turn["stage"] == "route"
+    assert position.trains == ["2", "2"]
+    assert "allow_west_west" in position.options  # the rule 18xx.games played it with
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--action", 99999), "no action 99999 in the record (actions: 1-563)"),
+        (("--action", 193, "--company", "XX"), "unknown company 'XX'"),
+        ((), "the game is over (bank)"),
+    ],
+)
+def test_bad_record_arguments_name_the_item(args, message):
+    result = _run("solve", GT_193, *args)
+    assert result.exit_code == 1
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_record_of_a_title_we_do_not_have(tmp_path):
+    data = json.loads(GT_193.read_text())
+    data["title"] = "1889"
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(data))
+    result = _run("replay", path)
+    assert result.exit_code == 1
+    assert "title '1889' is not supported" in result.output
+    with pytest.raises(ReplayError, match="1889"):
+        replay(path)
+
+
+def test_a_refused_action_stops_the_replay_and_names_it(tmp_path):
+    data = json.loads(GT_193.read_text())
+    for action in data["actions"]:
+        if action.get("id") == 193:
+            action["routes"][0]["train"] = "7-0"  # GT owns no 7-train
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    result = _run("replay", path)
+    assert result.exit_code == 1
+    assert "action 193 (run_routes by GT)" in result.output
+    lenient = replay(path, strict=False)
+    assert lenient.diverged_at is not None
+    assert any(t.diverged for t in lenient.turns)
+    assert lenient.notes and "193" in lenient.notes[0]
+
+
+def test_west_west_follows_the_rules_the_record_was_played_with():
+    # 18xx.games allows West-West: records are played with allow_west_west; the seed's ban
+    # stays the default for positions and games
+    title = get_title("1846")
+    assert title.options == ("allow_west_west",)
+    report = replay(RECORDS / "1846" / "3099.json")
+    assert report.rules == "allow_west_west"
+
+
+def test_play_save_files_replay_through_the_same_path(tmp_path):
+    from engine.games.bots import play_random
+
+    for title, players, seed in (("1812", 3, 1), ("1842", 3, 2), ("1862", 4, 3)):
+        game = play_random(title, players, seed=seed, max_actions=400_000).game
+        path = tmp_path / f"{title}.json"
+        path.write_text(game.save())
+        report = replay(path)
+        assert report.final["result"] == {k: int(v) for k, v in game.result().items()}
+        # every run_routes action is a turn of the report, scored as the game paid it; a
+        # bank-managed 1842 company also runs without an action (no turn then)
+        runs = iter((e["entity"], e["revenue"]) for e in game.events if e["type"] == "run")
+        assert report.turns
+        assert all((t.company, t.scored) in runs for t in report.turns), title
