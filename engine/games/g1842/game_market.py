@@ -91,6 +91,14 @@ class Market1842:
         """One sale: <= 20% one field down, >= 30% two (8)."""
         self._move(corp, eco.after_sale(self.cells[corp], percent, hav=corp == ed.HAV))
 
+    def down(self, corp: str, fields: int) -> None:
+        """``fields`` fields down, as sales move the token (8): the part of a turn's sales
+        that one more sale adds (:meth:`.game_stock.StockMixin1842.sell_certificates`)."""
+        cell = self.cells[corp]
+        for _ in range(fields):
+            cell = eco.after_sale(cell, ed.SALE_ONE_STEP_MAX, hav=corp == ed.HAV)
+        self._move(corp, cell)
+
     def up(self, corp: str) -> None:
         """The 100% rule: one field up (8)."""
         self._move(corp, eco.after_stock_round(self.cells[corp], 100, hav=corp == ed.HAV))

@@ -14,8 +14,11 @@ the figures and readings of :mod:`.economy` and :mod:`.economy_minors`:
   the pool at the market value; not a corporation sold this round; 60% and the
   certificate limit) or pass; the round ends when all pass in a row and the player left
   of the last buyer gets the priority deal (6.2);
+- the price drop (8): a seller's sales of one corporation in one turn count as one sale
+  of their total (:meth:`StockMixin1842.sell_certificates`);
 - limits (6.3, 6.4): certificates of a corporation in the yellow or brown zone do not
-  count, in the brown zone the 60% limit lapses; a player over a limit may only sell;
+  count, in the brown zone the 60% limit lapses; a player over a limit may only sell,
+  one certificate at a time if he likes, each sale moving the token on its own;
 - availability (3.3.1, 4, 11.2), corporation start at 50% sold with ten times the face
   value (3.3.2), the SE and HMBG transformation at 50% (3.2 a) and the 100% rule (8) at the
   round's end; the HAV is bought by players from the brown phase on (3.4.1).
@@ -164,7 +167,7 @@ class StockMixin1842:
         self.note(f"-- stock round {self.turn}{' (first)' if self.first_sr else ''} --")
 
     def _new_stock_turn(self) -> None:
-        self.round.data.update(bought=False, acted=False)
+        self.round.data.update(bought=False, acted=False, turn_sales={})
 
     def skip_stock(self) -> None:
         self.stock_pass({"type": "pass", "entity": self.round.current})
@@ -398,23 +401,52 @@ class StockMixin1842:
 
     def stock_sell_shares(self, action: dict) -> None:
         p, corp, pct = action["entity"], action["corporation"], int(action["percent"])
-        self.sell_certificates(p, corp, pct)
+        # 6.4: a player over a limit "may sell certificates one by one", each a sale
+        self.sell_certificates(p, corp, pct, alone=self.over_limits(p))
         data = self.round.data
         data["sold"].setdefault(p, set()).add(corp)
         data["acted"] = True
         data["passed"].clear()
 
-    def sell_certificates(self, seller: str, corp: str, pct: int, to: str | None = None) -> int:
+    def sell_certificates(
+        self, seller: str, corp: str, pct: int, to: str | None = None, alone: bool = False
+    ) -> int:
         """``seller`` sells ``pct`` of ``corp`` to the pool at its value; the token moves
-        by the sale rule (8).  Money goes to ``to`` (default the seller).  Returns it."""
+        by the sale rule (8).  Money goes to ``to`` (default the seller).  Returns it.
+
+        8: "For the sale of up to 20% share value ... 1 field down only.  If 30% or more
+        ... 2 fields down."  The seller's sales of ``corp`` in one turn (his stock-round
+        turn, 6.2 "first sell any numbers of certificates"; the operating company's turn)
+        count as one sale: the token moves by what this sale adds to the turn's total
+        (10% + 10%: one field in all, as 20% at once; a third 10%: one more).  ``alone``:
+        a sale of its own (6.4: a player over a limit sells "one by one", each sale
+        moving the token, as its example's 67 -> 61 -> yellow)."""
         book = self.book(corp)
         price = self.share_value(corp) * pct // 10
         book.sell(seller, corp, pct)
         self.pay(BANK, to or seller, price, f"sale of {pct}% {corp}")
         if corp in self.market and not (corp == HAV and self.simplified_hav):
-            self.market.sale(corp, pct)
+            self.market.down(corp, self._sale_fields(seller, corp, pct, alone))
         self.note(f"{seller} sells {pct}% of {corp} for {price}")
         return price
+
+    def _turn_sales(self) -> dict:
+        """Percentages sold so far this turn, ``{seller: {corp: percent}}`` (8)."""
+        if self.round.kind == "stock":
+            return self.round.data.setdefault("turn_sales", {})
+        if self.round.kind == "operating" and self.or_turn is not None:
+            return self.or_turn.flags.setdefault("turn_sales", {})
+        return {}  # outside a turn (an auction at an OR's start): every sale on its own
+
+    def _sale_fields(self, seller: str, corp: str, pct: int, alone: bool) -> int:
+        """Fields down for this sale: the turn's total's fields less those already moved
+        (8; ``alone``: this sale's own, 6.4)."""
+        if alone:
+            return eco.sale_steps(pct)
+        sold = self._turn_sales().setdefault(seller, {})
+        before = sold.get(corp, 0)
+        sold[corp] = before + pct
+        return eco.sale_steps(before + pct) - (eco.sale_steps(before) if before else 0)
 
     # ------------------------------------------------------------------ corporations start
     def start_corporation(self, corp: str) -> None:

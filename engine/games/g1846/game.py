@@ -29,8 +29,10 @@ Facts follow the published 1846 rules as 18xx.games implements them (tobymao/18x
   and game end (``GAME_END_CHECK``: bankruptcy of all but one player at once, a broken bank
   after the OR set, all corporations and privates closed at once).
 
-Setup, the draft, the options (``first_ed``, ``second_ed_co``) and the 2-player variant
-(option ``two_player``) are in :mod:`engine.games.g1846.game_setup`; Little Miami's
+Setup, the draft, the options (``first_ed``, ``second_ed_co``; the seed summary's readings
+``seed_sale_keeps_price``, ``seed_big4_140``, ``seed_bankruptcy_ends_game``, used here in
+``sell_movement`` and ``end_checks``) and the 2-player variant (option ``two_player``) are
+in :mod:`engine.games.g1846.game_setup`; Little Miami's
 connection checks (``preprocess_little_miami``/``postprocess_little_miami``) in
 :mod:`engine.games.g1846.little_miami`.
 """
@@ -121,7 +123,10 @@ class Game1846(LittleMiamiMixin, SetupMixin1846, TrainsMixin1846, BaseGame):
         return self.state.operators[corp].operated or self.shares.president(corp) == player
 
     def sell_movement(self, corp: str, was_president: bool) -> None:
-        if was_president:  # SELL_MOVEMENT = :left_block_pres
+        """SELL_MOVEMENT = :left_block_pres: a sale by the president moves the price one
+        space left, others' sales do not; ``seed_sale_keeps_price`` (the seed summary's
+        "Bei Verkauf fällt Kurs nicht"): no sale moves it."""
+        if was_president and "seed_sale_keeps_price" not in self.options:
             self.market.left(corp)
 
     def after_par(self, corp: str, player: str, price: int) -> None:
@@ -166,7 +171,12 @@ class Game1846(LittleMiamiMixin, SetupMixin1846, TrainsMixin1846, BaseGame):
             t.index = len(t.stages)
 
     def end_checks(self) -> dict[str, bool]:
+        """``BANKRUPTCY_ENDS_GAME_AFTER = :all_but_one`` (a bankrupt president's
+        corporation otherwise goes into receivership); ``seed_bankruptcy_ends_game`` (the
+        seed summary's "Spiel endet auch bei Bankrott"): any bankruptcy ends it at once."""
         checks = super().end_checks()
+        if "seed_bankruptcy_ends_game" in self.options:
+            checks["bankrupt"] = bool(self.bankrupt)
         corps = [o for o in self.state.operators.values() if o.kind == "corporation"]
         checks["all_closed"] = (
             all(o.closed for o in corps if not o.removed)

@@ -39,12 +39,24 @@ from engine.game.base import BANK
 from engine.games.g1846 import data as facts
 from engine.replay_titles import lcg_draws
 
-__all__ = ["SetupMixin1846", "OPTIONS"]
+__all__ = ["SetupMixin1846", "OPTIONS", "SEED_BIG4"]
 
 #: Game options: ``first_ed`` leaves out the 2nd-edition privates (Boomtown, Little Miami);
 #: ``second_ed_co`` keeps them and the C&O in the game; ``two_player`` is the 2-player
-#: variant; ``allow_west_west`` lifts the seed summary's West-West ban (18xx.games' rule).
-OPTIONS = ("first_ed", "second_ed_co", "two_player", "allow_west_west")
+#: variant; ``allow_west_west`` lifts the seed summary's West-West ban (18xx.games' rule,
+#: which every 18xx.games record is played with).  The seed summary's readings (``shared/seeds/1846-summary-de.txt``; the
+#: defaults are the published rules, docs/TITLE_DATA.md "1846: the seed summary and the
+#: published rules"): ``seed_sale_keeps_price`` ("Bei Verkauf fällt Kurs nicht": no sale
+#: moves the price), ``seed_big4_140`` (Big 4 as the Michigan Southern: 140$ with 60$ in
+#: its treasury), ``seed_bankruptcy_ends_game`` ("Spiel endet auch bei Bankrott": the
+#: first bankruptcy ends the game at once).
+OPTIONS = ("first_ed", "second_ed_co", "two_player", "allow_west_west", "seed_sale_keeps_price",
+           "seed_big4_140", "seed_bankruptcy_ends_game")  # fmt: skip
+
+#: ``seed_big4_140``: the summary's Big 4 ("140$ ... kl. Firma mit 2er-Lok, 60$", the
+#: Michigan Southern's line): face value 60 and a draft price of 60 + 80 = 140 (the
+#: published 40 + 60 = 100), a 60 treasury (published 40).
+SEED_BIG4 = {"value": 60, "discount": -80, "cash": 60}
 
 #: The 2-player variant's second tokens of removed corporations (game.rb
 #: ``REMOVED_CORP_SECOND_TOKEN``).
@@ -116,6 +128,10 @@ class SetupMixin1846:
                     key = (ab["hex"], int(ab.get("city", 0)))
                     self.state.reservations.setdefault(key, []).append(ent["sym"])
                     self.ability_reservations.append((key, ent["sym"]))
+        if "seed_big4_140" in self.options:
+            info = self.state.companies["BIG4"]
+            info["spec"] = {**info["spec"], "value": SEED_BIG4["value"],
+                            "discount": SEED_BIG4["discount"]}  # fmt: skip
         for minor in data.MINORS:
             card = self.state.trains[self.state.depot.pop(0)]
             card.owner = minor["sym"]
@@ -261,7 +277,14 @@ class SetupMixin1846:
         minor = next((m for m in facts.MINORS if m["sym"] == company), None)
         if minor is not None:
             self.state.operator(company).floated = True
-            self.pay(BANK, company, int(minor["cash"]), f"{company} treasury")
+            self.pay(BANK, company, self.minor_cash(company), f"{company} treasury")
+
+    def minor_cash(self, minor: str) -> int:
+        """A minor's starting treasury (``entities.rb`` MS 60, BIG4 40; ``seed_big4_140``:
+        BIG4 60)."""
+        if minor == "BIG4" and "seed_big4_140" in self.options:
+            return SEED_BIG4["cash"]
+        return int(next(m for m in facts.MINORS if m["sym"] == minor)["cash"])
 
     def end_other_round(self) -> None:
         """Pay for the drafted privates; minors float (``action_finalized``).  2 players:

@@ -234,6 +234,10 @@ class OperatingMixin1862(TrainBuyMixin):
         return False
 
     def must_buy(self, op: str) -> bool:
+        """§Purchasing Trains: "Every floated public company with a route connecting at
+        least two stations or offboard destinations must own a train at some point of each
+        of its turns": no train, a route and a train left in the bank.  Then its train
+        stage offers purchases only, never a pass."""
         return (not self.state.trains_of(op) and self._cheapest() is not None
                 and self.has_route(op))  # fmt: skip
 
@@ -265,7 +269,7 @@ class OperatingMixin1862(TrainBuyMixin):
                 acts += self.emergency_sales(pres)
             if cash + self.liquidity(pres) < price:
                 acts.append({"type": "bankrupt", "entity": op})
-        elif acts:
+        elif acts and not must:  # a company that must buy a train may not pass
             acts.append({"type": "pass", "entity": op, "auto": False})
         return acts
 
