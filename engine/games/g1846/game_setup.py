@@ -42,14 +42,14 @@ from engine.replay_titles import lcg_draws
 __all__ = ["SetupMixin1846", "OPTIONS", "SEED_BIG4"]
 
 #: Game options: ``first_ed`` leaves out the 2nd-edition privates (Boomtown, Little Miami);
-#: ``second_ed_co`` keeps them and the C&O in the game; ``two_player`` is the 2-player
-#: variant; ``allow_west_west`` lifts the seed summary's West-West ban (18xx.games' rule,
-#: which every 18xx.games record is played with).  The seed summary's readings
-#: (``shared/seeds/1846-summary-de.txt``; the defaults are the published rules,
-#: docs/TITLE_DATA.md "1846: the seed summary and the published rules"): ``seed_sale_keeps_price`` ("Bei Verkauf fällt Kurs nicht": no sale
-#: moves the price), ``seed_big4_140`` (Big 4 as the Michigan Southern: 140$ with 60$ in
-#: its treasury), ``seed_bankruptcy_ends_game`` ("Spiel endet auch bei Bankrott": the
-#: first bankruptcy ends the game at once).
+#: ``second_ed_co`` keeps them and the C&O in the game; ``two_player`` is the 2-player variant;
+#: ``allow_west_west`` lifts the seed summary's West-West ban (18xx.games' rule, which every
+#: 18xx.games record is played with).  The seed summary's readings (``shared/seeds/1846-summary-
+#: de.txt``; the defaults are the published rules, docs/TITLE_DATA.md "1846: the seed summary and
+#: the published rules"): ``seed_sale_keeps_price`` ("Bei Verkauf fällt Kurs nicht": no sale moves
+#: the price), ``seed_big4_140`` (Big 4 as the Michigan Southern: 140$ with 60$ in its treasury),
+#: ``seed_bankruptcy_ends_game`` ("Spiel endet auch bei Bankrott": the first bankruptcy ends the
+#: game at once).
 OPTIONS = ("first_ed", "second_ed_co", "two_player", "allow_west_west", "seed_sale_keeps_price",
            "seed_big4_140", "seed_bankruptcy_ends_game")  # fmt: skip
 
