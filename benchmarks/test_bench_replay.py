@@ -1,9 +1,8 @@
 """(f) Replaying records, building problems, and batch throughput.
 
-* ``replay: <title>``: :func:`engine.replay.replay`, strict, of every record of one title in
-  ``tests/data/records/`` (what ``eighteen replay`` and :mod:`engine.app.batch` run).  Tool
-  ``solve`` solves every position; its baseline ``validate`` replays the same records and
-  scores the declared routes without solving, so the two medians show the solving share.
+* ``replay: <title>`` and ``replay: all 21 records``: :func:`engine.app.report.replay`, strict,
+  of the records in ``tests/data/records/`` (what ``eighteen replay``, ``history`` and
+  :mod:`engine.app.batch` run): the one rules engine with every run solved (``engine``).
 * ``problem build: <title>``: the problems of the corpus positions of one title, built by
   :func:`engine.model.title.build_problem` (``build_problem``: the map rebuilt from the title data
   and the position checked, as ``eighteen solve`` and the batch do; ``build_problem-nocheck``:
@@ -51,9 +50,10 @@ from benchmarks.common import (
     timed,
 )
 from engine.app.batch import Item, analyse_chunk, run_batch
+from engine.app.report import replay
 from engine.games import build_problem, get_title, load_position, load_record, route_view
 from engine.model.routes import fast_problem
-from engine.replay import replay
+from engine.replay import replay as old_replay
 from tests.test_replay import RULE_DIFFERENCES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,50 +91,70 @@ for _entry in CASES:
 @pytest.fixture(scope="module")
 def warm_replay():
     replay(WARMUP_RECORD, solve=True)
+    old_replay(WARMUP_RECORD, solve=True)
 
 
-def _check_replay(reports, solve: bool) -> int:
-    """Apply tests/test_replay.py's checks; return the number of turns checked."""
+def _check_engine(reports) -> int:
+    """Every run validated, scored as stored, optimum proven; the record's result reached."""
     turns = 0
     for report in reports:
-        assert not [n for n in report.notes if "not replayed" in n or "resynchronised" in n]
+        assert report.final["matches_record"] is not False, report.record
         for turn in report.turns:
             where = f"{report.record} action {turn.action_id} ({turn.company})"
             turns += 1
-            if solve:
-                assert turn.optimum is not None and turn.optimal, where
-            else:
-                assert turn.optimum is None, where
-            if (report.record, turn.action_id) in RULE_DIFFERENCES:
-                text, _why = RULE_DIFFERENCES[(report.record, turn.action_id)]
-                assert turn.scored is None and text in (turn.error or ""), where
-                assert turn.declared is None or turn.relaxed == turn.declared, where
-                continue
-            assert turn.error is None and turn.scored is not None, f"{where}: {turn.error}"
-            assert turn.matches, f"{where}: {turn.scored_routes} != {turn.declared_routes}"
-            if solve:
-                assert turn.optimum >= turn.reference, where
+            assert turn.optimum is not None and turn.optimal, where
+            assert turn.error is None and turn.matches, f"{where}: {turn.error}"
+            assert turn.optimum >= turn.reference, where
     return turns
 
 
-def _replay_all(paths: list[Path], solve: bool) -> list:
-    return [replay(p, solve=solve, strict=True) for p in paths]
+def _check_replayer(reports) -> int:
+    """The old record replayer's own checks (tests/test_replay.py)."""
+    turns = 0
+    for report in reports:
+        for turn in report.turns:
+            turns += 1
+            assert turn.optimum is not None and turn.optimal
+            if (report.record, turn.action_id) not in RULE_DIFFERENCES:
+                assert turn.error is None and turn.matches
+    return turns
 
 
-@pytest.mark.parametrize("solve", [True, False], ids=["solve", "validate"])
+def _replay_all(paths: list[Path], tool: str) -> list:
+    run = replay if tool == "engine" else old_replay
+    return [run(p, solve=True, strict=True) for p in paths]
+
+
+@pytest.mark.parametrize("tool", ["engine", "replayer"])
 @pytest.mark.parametrize("title", list(RECORD_GROUPS))
-def test_replay(benchmark, warm_replay, title, solve):
+def test_replay(benchmark, warm_replay, title, tool):
+    """Replay and solve every record of a title: the one rules engine with its report
+    (``engine``) beside the old record replayer (``replayer``, the baseline)."""
     benchmark.group = f"replay: {title}"
     paths = RECORD_GROUPS[title]
-    # the solving share is a fraction of a replay: 10 rounds, so that the load of the shared
-    # machine does not hide it (1846: about 2 x 10 x 4 s)
     reports = benchmark.pedantic(
-        _replay_all, args=(paths, solve), rounds=10 if FULL else 1, iterations=1
+        _replay_all, args=(paths, tool), rounds=3 if FULL else 1, iterations=1
     )
-    turns = _check_replay(reports, solve)
-    extra(benchmark, suite="replay", tool="solve" if solve else "validate", title=title,
+    turns = (_check_engine if tool == "engine" else _check_replayer)(reports)
+    extra(benchmark, suite="replay", tool=tool, title=title,
           records=len(paths), positions=turns, actions=sum(r.actions for r in reports),
           agree=True)  # fmt: skip
+
+
+ALL_RECORDS = sorted(RECORDS.glob("*/*.json"))
+
+
+@pytest.mark.parametrize("tool", ["engine", "replayer"])
+def test_replay_every_record(benchmark, warm_replay, tool):
+    """All 21 records replayed and every run solved, in one process (target: 15 s)."""
+    benchmark.group = "replay: all 21 records, every run solved"
+    paths = ALL_RECORDS if FULL else ALL_RECORDS[:2]
+    reports = benchmark.pedantic(
+        _replay_all, args=(paths, tool), rounds=3 if FULL else 1, iterations=1
+    )
+    turns = (_check_engine if tool == "engine" else _check_replayer)(reports)
+    extra(benchmark, suite="replay", tool=tool, title="all", records=len(paths),
+          positions=turns, actions=sum(r.actions for r in reports), agree=True)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- problem build

@@ -60,7 +60,11 @@ def _nyc_at_dividend(revenue: int, par: int = 100) -> tuple[Game1846, str]:
 
 def _set_price(game: Game1846, corp: str, price: int) -> None:
     """Put ``corp`` back at ``price`` (it lost a space for not running in OR 1)."""
-    game.market._move(corp, game.market.prices.index(price))
+    market = game.market
+    while market.price(corp) < price:
+        market.right(corp)
+    while market.price(corp) > price:
+        market.left(corp)
     game._version += 1
 
 

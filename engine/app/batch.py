@@ -48,17 +48,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-# the table and the journal live in batch_io; they stay importable from here
 from engine.app.batch_io import (
     COLUMNS,
     IDENTITY_COLUMNS,
     BatchError,
     Journal,
-    _sort_key,
+    Settings,
     journal_path,
     read_table,
+    row_sort_key,
     write_table,
 )
+
+# the table and the journal live in batch_io; they stay importable from here
+from engine.app.cli_common import one_line
 
 __all__ = [
     "BatchError",
@@ -79,28 +82,6 @@ __all__ = [
 
 _JSON_LINES = (".jsonl", ".ndjson")
 _SCAN_SUFFIXES = (".json", *_JSON_LINES)
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Options that change results; a journal is only resumed with equal settings.
-
-    Parameters
-    ----------
-    time_limit : float, optional
-        Seconds per solve (unproven optima are flagged ``optimal=False``).
-    lenient : bool
-        Records: apply actions the rules forbid instead of failing the record.
-    """
-
-    time_limit: float | None = None
-    lenient: bool = False
-
-    def __post_init__(self) -> None:
-        if self.time_limit is not None and not (
-            isinstance(self.time_limit, int | float) and self.time_limit >= 0
-        ):
-            raise BatchError(f"time_limit must be a number >= 0, got {self.time_limit!r}")
 
 
 @dataclass(frozen=True)
@@ -239,16 +220,11 @@ def _row(item: Item, row: int, **values: Any) -> dict:
     return out
 
 
-def _one_line(exc: BaseException) -> str:
-    msg = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
-    return " ".join(msg.split()) or type(exc).__name__
-
-
 def _error_text(exc: BaseException) -> str:
     from engine.model.position import PositionError
     from engine.model.record import ReplayError
 
-    text = _one_line(exc)
+    text = one_line(exc)
     if isinstance(exc, PositionError | ReplayError | ValueError | KeyError | OSError):
         return text
     return f"internal error: {type(exc).__name__}: {text}"
@@ -560,7 +536,7 @@ def run_batch(
                     on_result(item, analyse_item(item, settings), True)
             else:
                 _run_dask(todo, settings, scheduler, workers, on_result)
-    rows = sorted((r for rows in rows_of.values() for r in rows), key=_sort_key)
+    rows = sorted((r for rows in rows_of.values() for r in rows), key=row_sort_key)
     write_table(rows, out)
     failures = sorted(
         ({"key": r["key"], "error": r["error"]} for r in rows if r["error"]),

@@ -18,15 +18,13 @@ import json
 import os
 import tempfile
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from engine.app.batch import Settings
+from typing import Any
 
 __all__ = [
     "BatchError",
+    "Settings",
     "COLUMNS",
     "IDENTITY_COLUMNS",
     "Journal",
@@ -69,6 +67,28 @@ _JOURNAL_VERSION = 1
 
 class BatchError(ValueError):
     """The batch as a whole cannot run (bad output path, mismatched or locked journal)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Options that change results; a journal is only resumed with equal settings.
+
+    Parameters
+    ----------
+    time_limit : float, optional
+        Seconds per solve (unproven optima are flagged ``optimal=False``).
+    lenient : bool
+        Records: apply actions the rules forbid instead of failing the record.
+    """
+
+    time_limit: float | None = None
+    lenient: bool = False
+
+    def __post_init__(self) -> None:
+        if self.time_limit is not None and not (
+            isinstance(self.time_limit, int | float) and self.time_limit >= 0
+        ):
+            raise BatchError(f"time_limit must be a number >= 0, got {self.time_limit!r}")
 
 
 # ---------------------------------------------------------------------------------- journal
@@ -227,7 +247,7 @@ def _write_atomic(path: Path, data: str | Callable[[str], None]) -> None:
 
 
 # ---------------------------------------------------------------------------------- output
-def _sort_key(row: dict) -> tuple:
+def row_sort_key(row: dict) -> tuple:
     return (row["file"] or "", row["line"] or 0, row["key"] or "", row["row"] or 0)
 
 
@@ -241,7 +261,7 @@ def write_table(rows: list[dict], out: str | Path) -> Path:
     suffix = out.suffix.lower()
     if suffix not in (".csv", ".parquet"):
         raise BatchError(f"{out}: output must end in .csv or .parquet")
-    rows = sorted(rows, key=_sort_key)
+    rows = sorted(rows, key=row_sort_key)
     if suffix == ".csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")

@@ -14,31 +14,9 @@ from pathlib import Path
 
 import click
 
+from engine.app.cli_common import example_path, examples_dir, list_examples, one_line
+
 __all__ = ["main", "cli", "examples_dir", "list_examples"]
-
-
-def examples_dir() -> Path:
-    """Where example positions live (``EIGHTEEN_EXAMPLES`` overrides, for tests)."""
-    env = os.environ.get("EIGHTEEN_EXAMPLES")
-    return Path(env) if env else Path(__file__).parent.parent / "examples"
-
-
-def list_examples() -> list[str]:
-    d = examples_dir()
-    return sorted(p.stem for p in d.glob("*.json")) if d.is_dir() else []
-
-
-def _example_path(name: str) -> Path:
-    path = examples_dir() / f"{name.removesuffix('.json')}.json"
-    if not path.is_file():
-        known = ", ".join(list_examples()) or "none"
-        raise click.ClickException(f"unknown example {name!r}; available: {known}")
-    return path
-
-
-def _one_line(exc: BaseException) -> str:
-    msg = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
-    return " ".join(msg.split()) or type(exc).__name__
 
 
 class _Group(click.Group):
@@ -52,12 +30,12 @@ class _Group(click.Group):
         except (ValueError, KeyError, OSError, TypeError) as exc:
             if os.environ.get("EIGHTEEN_DEBUG"):
                 raise
-            raise click.ClickException(_one_line(exc)) from None
+            raise click.ClickException(one_line(exc)) from None
         except Exception as exc:  # noqa: BLE001 - the CLI must never show a traceback
             if os.environ.get("EIGHTEEN_DEBUG"):
                 raise
             raise click.ClickException(
-                f"internal error: {type(exc).__name__}: {_one_line(exc)}"
+                f"internal error: {type(exc).__name__}: {one_line(exc)}"
             ) from None
 
 
@@ -73,7 +51,7 @@ def _load_problem(position: str | None, example: str | None):
         raise click.UsageError("give a POSITION file or --example, not both")
     if not example and not position:
         raise click.UsageError("give a POSITION file or --example NAME")
-    path = _example_path(example) if example else Path(position)
+    path = example_path(example) if example else Path(position)
     return build_problem(str(path))
 
 
@@ -318,7 +296,7 @@ def validate(position, routes) -> None:
     try:
         scored = routing.validate(problem, declared)
     except routing.RouteError as exc:
-        raise click.ClickException(f"illegal routes: {_one_line(exc)}") from None
+        raise click.ClickException(f"illegal routes: {one_line(exc)}") from None
     from rich.console import Console
     from rich.table import Table
 

@@ -33,13 +33,13 @@ def analyse(position, example, company, kinds, top, workers, time_limit, as_json
     from rich.table import Table
 
     from engine.app.analysis import MOVE_KINDS, analyse_position
-    from engine.app.cli import _example_path
+    from engine.app.cli_common import example_path
 
     if example and position:
         raise click.UsageError("give a POSITION file or --example, not both")
     if not example and not position:
         raise click.UsageError("give a POSITION file or --example NAME")
-    path = _example_path(example) if example else Path(position)
+    path = example_path(example) if example else Path(position)
     wanted = tuple(k.strip() for k in kinds.split(",") if k.strip())
     bad = [k for k in wanted if k not in MOVE_KINDS]
     if bad or not wanted:

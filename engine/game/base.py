@@ -85,7 +85,7 @@ class Round:
         return None
 
 
-class _State(GameState):
+class BoardState(GameState):
     """The board state, counting changes to tiles and tokens (``board_version``) so the
     network walk and the route problems are cached between them."""
 
@@ -205,7 +205,7 @@ class BaseGame(StockMixin, OperatingMixin):
             "game", "", self.TITLE, self.TITLE, "", [(p, p) for p in players],
             list(self.options), seed, [],
         )  # fmt: skip
-        self.state = _State(record, self.title, _BoardHooks(self))
+        self.state = BoardState(record, self.title, _BoardHooks(self))
         self.state.board = FastBoard.from_data(self.data)
         self.ledger = Ledger({BANK: 0}, may_go_negative={BANK}, keep_history=False)
         self.shares = ShareRegistry(players)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.game.shares import POOL
-from engine.game.state import DEPOT, _player_count_value
+from engine.game.state import DEPOT, player_count_value
 
 __all__ = ["InvariantError", "invariants"]
 
@@ -99,7 +99,7 @@ def _manifest(game) -> Counter:
         cached = Counter()
         for spec in state.data.TRAINS:
             if state._included(spec):
-                cached[spec["name"]] = _player_count_value(spec.get("num", 0), len(game.seats))
+                cached[spec["name"]] = player_count_value(spec.get("num", 0), len(game.seats))
         game.__dict__["_train_manifest"] = cached
     return cached
 

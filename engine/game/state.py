@@ -124,7 +124,7 @@ class TitleRules:
         """A ``run_routes`` was applied for ``sym`` with this declared ``revenue``."""
 
 
-def _player_count_value(value: Any, players: int) -> int:
+def player_count_value(value: Any, players: int) -> int:
     """A count that may depend on the number of players (``{3: 4, 4: 5}``)."""
     if isinstance(value, dict):
         return int(value.get(players, value.get(str(players), 0)))
@@ -198,7 +198,7 @@ class GameState:
         for spec in self.data.TRAINS:
             if not self._included(spec):
                 continue
-            num = _player_count_value(spec.get("num", 0), players)
+            num = player_count_value(spec.get("num", 0), players)
             events = []
             for e in spec.get("events", []) or []:
                 e = {"type": e} if isinstance(e, str) else dict(e)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["checked_int"]
+__all__ = ["checked_int", "whole_number"]
 
 
 def checked_int(value, name: str, low: int | None = 0, words: str = "at least") -> int:
@@ -18,3 +18,8 @@ def checked_int(value, name: str, low: int | None = 0, words: str = "at least") 
     if low is not None and value < low:
         raise ValueError(f"{name} must be {words} {low}, got {value}")
     return value
+
+
+def whole_number(value, name: str, minimum: int | None = 0) -> int:
+    """``value`` as an int, ``>= minimum`` (``None``: any); ``ValueError`` naming ``name``."""
+    return checked_int(value, name, minimum, ">=")

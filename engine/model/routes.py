@@ -20,7 +20,7 @@ import routing
 from engine.model.network_build import build_network
 from engine.model.position import Position
 from engine.model.record import ReplayError
-from engine.model.title import RouteView, Title, _apply, phase_of
+from engine.model.title import RouteView, Title, apply_route_spec, phase_of
 from routing import NodeKind
 
 __all__ = [
@@ -73,7 +73,7 @@ def fast_problem(title: Title, position: Position, board) -> tuple[routing.Probl
         names = view.base.network.node_names
         if network.node_names[: len(names)] != names:
             raise ValueError(f"title {title.id}: the hook's network must keep the base nodes first")
-    network = _apply(network, spec)
+    network = apply_route_spec(network, spec)
     problem = routing.Problem(
         network,
         tuple(spec.trains),

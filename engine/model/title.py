@@ -347,7 +347,7 @@ def default_route_spec(view: RouteView) -> RouteSpec:
     )
 
 
-def _apply(network: routing.Network, spec: RouteSpec) -> routing.Network:
+def apply_route_spec(network: routing.Network, spec: RouteSpec) -> routing.Network:
     """The base network with the hook's per-node overrides."""
     if not (spec.value or spec.terminal or spec.kind or spec.group):
         return network
@@ -431,7 +431,7 @@ def build_problem(
                 f"title {view.title.id}: the hook's network must keep the base nodes first, "
                 "in order (append new nodes)"
             )
-    network = _apply(network, spec)
+    network = apply_route_spec(network, spec)
     problem = routing.Problem(
         network,
         tuple(spec.trains),

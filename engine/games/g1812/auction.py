@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from engine.games.g1812 import data
 from engine.games.g1812 import economy_data as ed
-from engine.games.g1812.economy import RuleViolation, _int, phase_number
+from engine.games.g1812.economy import RuleViolation, phase_number, whole_number
 
 __all__ = [
     "Auction",
@@ -66,12 +66,12 @@ class Auction:
 
 
 def _bid_ok(amount: int, floor: int, cash: int, section: str) -> int:
-    amount = _int(amount, "bid")
+    amount = whole_number(amount, "bid")
     if amount % ed.BID_STEP:
         raise RuleViolation(f"{section}: bids are multiples of £{ed.BID_STEP}, not £{amount}")
     if amount < floor:
         raise RuleViolation(f"{section}: the bid must be at least £{floor}, not £{amount}")
-    if amount > _int(cash, "cash"):
+    if amount > whole_number(cash, "cash"):
         raise RuleViolation(f"{section}: a player may not bid more than his cash (£{cash})")
     return amount
 
@@ -100,7 +100,7 @@ def open_auction(
         raise ValueError(f"order must name each player once and include {nominator!r}")
     if not isinstance(item, str) or not item:
         raise ValueError(f"item must be a company name, got {item!r}")
-    amount = _bid_ok(bid, _int(minimum, "minimum"), cash, "§3.2")
+    amount = _bid_ok(bid, whole_number(minimum, "minimum"), cash, "§3.2")
     k = order.index(nominator)
     bidders = order[k:] + order[:k]
     return Auction(item, amount, nominator, bidders, _next_to_act(bidders, nominator, nominator))
@@ -164,7 +164,7 @@ def next_player(order: Iterable[str], player: str) -> str:
 def minor_start_price(bid: int) -> int:
     """§6.2.1: the yellow space for half the amount paid, rounded down to the next available
     value (£50 to £100)."""
-    half = _int(bid, "bid", ed.MINOR_MIN_BID) // 2
+    half = whole_number(bid, "bid", ed.MINOR_MIN_BID) // 2
     return max(p for p in ed.MINOR_START_PRICES if p <= half) if half < 100 else 100
 
 

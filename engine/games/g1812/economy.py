@@ -50,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from engine.games.checks import checked_int
+from engine.games.checks import whole_number
 from engine.games.g1812 import data
 from engine.games.g1812 import economy_data as ed
 
@@ -108,11 +108,7 @@ class RuleViolation(ValueError):  # noqa: N818 - reads as the rule that was brok
 
 
 # ----------------------------------------------------------------------------- checks
-def _int(value, name: str, minimum: int | None = 0) -> int:
-    return checked_int(value, name, minimum, ">=")
-
-
-def _kind(kind: str) -> str:
+def company_kind(kind: str) -> str:
     if kind not in _KINDS:
         raise ValueError(f"company kind must be 'minor' or 'public', got {kind!r}")
     return kind
@@ -125,9 +121,9 @@ def phase_number(phase) -> int:
     return int(phase)
 
 
-def _players(n_players) -> int:
+def player_count(n_players) -> int:
     lo, hi = ed.PLAYER_RANGE
-    n = _int(n_players, "n_players", lo)
+    n = whole_number(n_players, "n_players", lo)
     if n > hi:
         raise ValueError(f"n_players must be {lo}-{hi}, got {n}")
     return n
@@ -136,14 +132,14 @@ def _players(n_players) -> int:
 # ----------------------------------------------------------------------------- market (§4)
 def _index(price) -> int:
     try:
-        return ed.MARKET.index(_int(price, "price", ed.CLOSE_BELOW))
+        return ed.MARKET.index(whole_number(price, "price", ed.CLOSE_BELOW))
     except ValueError:
         raise ValueError(f"price {price!r} is not a stock-market value") from None
 
 
 def cell_at_or_below(amount: int) -> int:
     """The highest market value not above ``amount`` (§6.2.1, §8.3 "rounded down")."""
-    amount = _int(amount, "amount", ed.CLOSE_BELOW)
+    amount = whole_number(amount, "amount", ed.CLOSE_BELOW)
     return max(p for p in ed.MARKET if p <= amount)
 
 
@@ -153,7 +149,7 @@ def shift_price(price: int, steps: int, minor: bool = False) -> int | None:
     Up stops at the top cell, and for a minor at £150 (§7.3.5).  Down past £40 is the
     Closed box (§4.2, §9).
     """
-    i = _index(price) + _int(steps, "steps", None)
+    i = _index(price) + whole_number(steps, "steps", None)
     if i < 0:
         return None
     top = ed.MARKET.index(ed.MINOR_MAX_PRICE) if minor else len(ed.MARKET) - 1
@@ -255,7 +251,7 @@ class MinorPayout:
 
 
 def _earnings(earnings) -> int:
-    earnings = _int(earnings, "earnings")
+    earnings = whole_number(earnings, "earnings")
     if earnings % 10:
         # Every 1812 value (cities, towns, red areas, mines, bonuses, doubling) is a
         # multiple of £10, so anything else is a routing error, not a dividend to round.
@@ -309,7 +305,7 @@ def public_dividend(
     _index(price)
     if kind not in ("payout", "half", "withhold"):
         raise ValueError(f"dividend kind must be payout, half or withhold, got {kind!r}")
-    held = {str(h): _int(n, f"shares held by {h!r}") for h, n in holdings.items()}
+    held = {str(h): whole_number(n, f"shares held by {h!r}") for h, n in holdings.items()}
     total = sum(held.values())
     if total != ed.PUBLIC_SHARES:
         raise ValueError(f"holdings must sum to {ed.PUBLIC_SHARES} shares, got {total}")
@@ -333,7 +329,7 @@ def public_dividend(
 
 # ----------------------------------------------------------------------------- shares
 def _holdings(holdings: Mapping[str, int]) -> dict[str, int]:
-    out = {str(p): _int(n, f"shares held by {p!r}") for p, n in holdings.items()}
+    out = {str(p): whole_number(n, f"shares held by {p!r}") for p, n in holdings.items()}
     if sum(out.values()) > ed.PUBLIC_SHARES:
         raise ValueError(f"players hold {sum(out.values())} shares, more than {ed.PUBLIC_SHARES}")
     return out
@@ -396,8 +392,8 @@ def sell_shares(
     if kind != "public":
         raise ValueError(f"kind must be 'public', 'private' or 'minor', got {kind!r}")
     _index(price)
-    shares = _int(shares, "shares", 1)
-    pool = _int(pool, "pool")
+    shares = whole_number(shares, "shares", 1)
+    pool = whole_number(pool, "pool")
     held = _holdings(holdings)
     if not operated:
         raise RuleViolation("§6.1: the company has not yet completed an operating turn")
@@ -434,15 +430,15 @@ def check_share_purchase(
         raise RuleViolation("§6.2: public shares may be bought from Phase 3")
     if source not in (TREASURY, POOL):
         raise ValueError(f"source must be {TREASURY!r} or {POOL!r}, got {source!r}")
-    if _int(buyer_certificates, "buyer_certificates") >= cert_limit(n_players):
+    if whole_number(buyer_certificates, "buyer_certificates") >= cert_limit(n_players):
         raise RuleViolation("§6.2: the buyer is at the Certificate Limit")
-    if _int(buyer_shares, "buyer_shares") * 10 >= ed.MAX_BUY_PERCENT:
+    if whole_number(buyer_shares, "buyer_shares") * 10 >= ed.MAX_BUY_PERCENT:
         raise RuleViolation("§6.2.2: the buyer already owns 60% or more")
     if sold_this_round:
         raise RuleViolation("§6.2.2: the buyer sold this company earlier in this Stock Round")
     if not director_owned:
         raise RuleViolation("§6.2.2: the Director's Certificate is not owned by a player")
-    if _int(available, "available") < 1:
+    if whole_number(available, "available") < 1:
         raise RuleViolation(f"§6.2.2: no share in the {source}")
     return "company" if source == TREASURY else "bank"
 
@@ -452,8 +448,8 @@ def certificate_count(
 ) -> int:
     """Certificates a player holds (§4.1): a private, a minor charter, the Director's
     Certificate (two shares) and an ordinary share each count one."""
-    held = {c: _int(n, f"shares of {c!r}") for c, n in shares.items()}
-    count = _int(privates, "privates") + _int(minors, "minors") + sum(held.values())
+    held = {c: whole_number(n, f"shares of {c!r}") for c, n in shares.items()}
+    count = whole_number(privates, "privates") + whole_number(minors, "minors") + sum(held.values())
     for corp in set(directorships):
         if held.get(corp, 0) < ed.DIRECTOR_SHARES:
             raise ValueError(f"director of {corp!r} must hold at least {ed.DIRECTOR_SHARES} shares")
@@ -463,7 +459,7 @@ def certificate_count(
 
 def cert_limit(n_players: int) -> int:
     """Certificate limit (§4.1)."""
-    return ed.CERT_LIMIT[_players(n_players)]
+    return ed.CERT_LIMIT[player_count(n_players)]
 
 
 def player_order_after_stock(cash: Mapping[str, int], previous: Iterable[str]) -> tuple[str, ...]:
@@ -472,14 +468,14 @@ def player_order_after_stock(cash: Mapping[str, int], previous: Iterable[str]) -
     if sorted(previous) != sorted(cash) or len(set(previous)) != len(previous):
         raise ValueError("cash and previous order must name the same players once each")
     for p, c in cash.items():
-        _int(c, f"cash of {p!r}", None)
+        whole_number(c, f"cash of {p!r}", None)
     return tuple(sorted(previous, key=lambda p: (-cash[p], previous.index(p))))
 
 
 # ----------------------------------------------------------------------------- loans (§7.2)
 def loan_limit(kind: str) -> int:
     """Loans a minor (2) or public company (5) may take itself to (§7.2)."""
-    return ed.LOAN_LIMIT[_kind(kind)]
+    return ed.LOAN_LIMIT[company_kind(kind)]
 
 
 def loans_needed(cash: int, cost: int, loans: int, kind: str) -> int:
@@ -488,9 +484,9 @@ def loans_needed(cash: int, cost: int, loans: int, kind: str) -> int:
     Each loan adds £50 and costs £5 interest at once (net £45).  Zero when the cash
     suffices; :class:`RuleViolation` when even the loans up to the limit do not.
     """
-    cash = _int(cash, "cash")
-    cost = _int(cost, "cost")
-    loans = _int(loans, "loans")
+    cash = whole_number(cash, "cash")
+    cost = whole_number(cost, "cost")
+    loans = whole_number(loans, "loans")
     if cash >= cost:
         return 0
     net = ed.LOAN_VALUE - ed.LOAN_INTEREST
@@ -505,7 +501,7 @@ def loans_needed(cash: int, cost: int, loans: int, kind: str) -> int:
 
 def take_loans(cash: int, n: int) -> int:
     """Cash after taking ``n`` loans and paying their first interest (§7.2)."""
-    return _int(cash, "cash") + _int(n, "n") * (ed.LOAN_VALUE - ed.LOAN_INTEREST)
+    return whole_number(cash, "cash") + whole_number(n, "n") * (ed.LOAN_VALUE - ed.LOAN_INTEREST)
 
 
 @dataclass(frozen=True)
@@ -526,9 +522,9 @@ def pay_interest(cash: int, loans_at_start: int, loans: int, kind: str) -> Inter
     interest is paid on taking them); if it may not, it pays all its cash and its price
     drops one space.  ``paid`` counts interest on old and new loans alike.
     """
-    cash = _int(cash, "cash")
-    start = _int(loans_at_start, "loans_at_start")
-    loans = _int(loans, "loans")
+    cash = whole_number(cash, "cash")
+    start = whole_number(loans_at_start, "loans_at_start")
+    loans = whole_number(loans, "loans")
     if start > loans:
         raise ValueError(f"loans_at_start ({start}) exceeds loans ({loans})")
     owed = start * ed.LOAN_INTEREST
@@ -544,8 +540,8 @@ def pay_interest(cash: int, loans_at_start: int, loans: int, kind: str) -> Inter
 
 def repay_loans(cash: int, loans: int) -> tuple[int, int]:
     """§7.3.7: repay as many £50 loans as the cash allows; return (repaid, cash left)."""
-    cash = _int(cash, "cash")
-    n = min(_int(loans, "loans"), cash // ed.LOAN_VALUE)
+    cash = whole_number(cash, "cash")
+    n = min(whole_number(loans, "loans"), cash // ed.LOAN_VALUE)
     return n, cash - n * ed.LOAN_VALUE
 
 
@@ -567,7 +563,7 @@ def next_round(kind: str, number: int, phase) -> tuple[str, int]:
     Stock -> Operating 1 -> (Merger 1 from Phase 3) -> Operating 2 -> (Merger 2) -> Stock.
     """
     p = phase_number(phase)
-    number = _int(number, "number", 1)
+    number = whole_number(number, "number", 1)
     if kind == "stock":
         return ("operating", 1)
     if kind not in ("operating", "merger"):
@@ -584,13 +580,13 @@ def next_round(kind: str, number: int, phase) -> tuple[str, int]:
 # ----------------------------------------------------------------------------- game end (§9)
 def bank_broken(bank_cash: int) -> bool:
     """The bank has run out of money (§9): nothing left, or IOUs outstanding."""
-    return _int(bank_cash, "bank_cash", None) <= 0
+    return whole_number(bank_cash, "bank_cash", None) <= 0
 
 
 def bank_pays(bank_cash: int, amount: int) -> tuple[int, int]:
     """Split a payment of ``amount`` into bank cash and IOUs (§9 "Issue players with IOUs")."""
-    bank_cash = _int(bank_cash, "bank_cash", None)
-    amount = _int(amount, "amount")
+    bank_cash = whole_number(bank_cash, "bank_cash", None)
+    amount = whole_number(amount, "amount")
     cash = min(amount, max(bank_cash, 0))
     return cash, amount - cash
 
@@ -609,7 +605,7 @@ def game_ends_after(kind: str, broken: bool) -> bool:
 
 def final_price(price: int, loans: int, minor: bool = False) -> int:
     """End-of-game price: one space down per outstanding loan; the Closed box is 0 (§9)."""
-    new = shift_price(price, -_int(loans, "loans"), minor)
+    new = shift_price(price, -whole_number(loans, "loans"), minor)
     return 0 if new is None else new
 
 
@@ -630,7 +626,7 @@ _FACE = {c["sym"]: c["value"] for c in data.COMPANIES}
 def player_value(holdings: Holdings, prices: Mapping[str, int]) -> int:
     """Net worth (§9): cash + shares at ``prices`` + privates at face value + each minor
     at twice its price.  ``prices`` are final prices (see :func:`final_price`)."""
-    total = _int(holdings.cash, "cash", None)
+    total = whole_number(holdings.cash, "cash", None)
     for sym in holdings.privates:
         if sym not in _FACE:
             raise ValueError(f"unknown private company {sym!r}")
@@ -638,9 +634,11 @@ def player_value(holdings: Holdings, prices: Mapping[str, int]) -> int:
     for name in list(holdings.minors) + list(holdings.shares):
         if name not in prices:
             raise ValueError(f"no final price for {name!r}")
-        _int(prices[name], f"price of {name!r}")
+        whole_number(prices[name], f"price of {name!r}")
     total += sum(ed.MINOR_SHARES * prices[m] for m in holdings.minors)
-    total += sum(_int(n, f"shares of {c!r}") * prices[c] for c, n in holdings.shares.items())
+    total += sum(
+        whole_number(n, f"shares of {c!r}") * prices[c] for c, n in holdings.shares.items()
+    )
     return total
 
 
@@ -669,7 +667,8 @@ def all_players_lose(
     """§9: every company closed, no private held by a player and nobody able to start a
     company -- the game ends and everyone loses."""
     return (
-        _int(open_companies, "open_companies") == 0
-        and _int(player_privates, "player_privates") == 0
-        and _int(richest_cash, "richest_cash", None) < _int(cheapest_start, "cheapest_start")
+        whole_number(open_companies, "open_companies") == 0
+        and whole_number(player_privates, "player_privates") == 0
+        and whole_number(richest_cash, "richest_cash", None)
+        < whole_number(cheapest_start, "cheapest_start")
     )

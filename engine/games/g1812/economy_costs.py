@@ -40,7 +40,13 @@ from dataclasses import dataclass
 
 from engine.games.g1812 import data
 from engine.games.g1812 import economy_data as ed
-from engine.games.g1812.economy import RuleViolation, _int, _kind, _players, phase_number
+from engine.games.g1812.economy import (
+    RuleViolation,
+    company_kind,
+    phase_number,
+    player_count,
+    whole_number,
+)
 from engine.model.hexgrid import HexGrid
 
 __all__ = [
@@ -92,18 +98,19 @@ def train_price(name: str) -> int:
 def train_limit(phase, kind: str) -> int:
     """Trains a minor or public company may own in ``phase`` (§2.1-§2.5)."""
     phase_number(phase)
-    return _PHASE_OF[str(phase)]["train_limit"]["major" if _kind(kind) == "public" else "minor"]
+    size = "major" if company_kind(kind) == "public" else "minor"
+    return _PHASE_OF[str(phase)]["train_limit"][size]
 
 
 def can_buy_train(n_trains: int, phase, kind: str) -> bool:
     """A company may buy while it has fewer trains than the limit (§7.3.8), even if the
     purchase starts a phase that puts it over."""
-    return _int(n_trains, "n_trains") < train_limit(phase, kind)
+    return whole_number(n_trains, "n_trains") < train_limit(phase, kind)
 
 
 def excess_trains(n_trains: int, phase, kind: str) -> int:
     """Trains to discard to the Bank Pool when the limit falls (§7.3.8)."""
-    return max(0, _int(n_trains, "n_trains") - train_limit(phase, kind))
+    return max(0, whole_number(n_trains, "n_trains") - train_limit(phase, kind))
 
 
 def obsolete_trains(phase) -> frozenset[str]:
@@ -127,7 +134,7 @@ def new_trains_for_sale(supply: Mapping[str, int | None], phase) -> tuple[str, .
         if name not in _BASE_ORDER:
             raise ValueError(f"unknown train {name!r} in supply")
         if n is not None:
-            _int(n, f"supply of {name!r}")
+            whole_number(n, f"supply of {name!r}")
     left = [t for t in _BASE_ORDER if t in supply and (supply[t] is None or supply[t] > 0)]
     out = []
     # The 3D is not the "next" train: it is on sale beside the 5 from Phase 5 (§2.4).
@@ -183,8 +190,8 @@ def bank_train_price(
 
 def check_company_train_price(price: int, buyer_cash: int) -> None:
     """A train bought from another company costs £1 up to the buyer's treasury (§7.3.8)."""
-    price = _int(price, "price")
-    if price < 1 or price > _int(buyer_cash, "buyer_cash"):
+    price = whole_number(price, "price")
+    if price < 1 or price > whole_number(buyer_cash, "buyer_cash"):
         raise RuleViolation(f"§7.3.8: price {price} is not £1 to the treasury ({buyer_cash})")
 
 
@@ -198,7 +205,7 @@ def _private(sym: str) -> dict:
 def check_private_price(sym: str, price: int) -> None:
     """A company buys a private for £1 up to its face value (§1.4.1)."""
     face = _private(sym)["value"]
-    price = _int(price, "price")
+    price = whole_number(price, "price")
     if not ed.PRIVATE_MIN_PRICE <= price <= face:
         raise RuleViolation(f"§1.4.1: {sym} sells for £1 to £{face}, not £{price}")
 
@@ -219,7 +226,7 @@ def select_privates(rng: random.Random, n_players: int) -> tuple[str, ...]:
     """Draw twice the player number of privates at random (§3.1), in number order."""
     if not isinstance(rng, random.Random):
         raise ValueError(f"rng must be a random.Random, got {type(rng).__name__}")
-    n = ed.PRIVATES_PER_PLAYER * _players(n_players)
+    n = ed.PRIVATES_PER_PLAYER * player_count(n_players)
     syms = [c["sym"] for c in data.COMPANIES]
     chosen = set(rng.sample(syms, n))
     return tuple(s for s in syms if s in chosen)
@@ -241,7 +248,7 @@ def tile_operation_cost(
     the turn adds £20.  A private company's free lay ignores terrain and is not a normal
     operation.
     """
-    terrain = _int(terrain, "terrain")
+    terrain = whole_number(terrain, "terrain")
     if not isinstance(hex_id, str) or not hex_id:
         raise ValueError(f"hex_id must be a coordinate, got {hex_id!r}")
     if private_lay:
@@ -268,8 +275,8 @@ def hex_distance(a: str, b: str) -> int:
 def station_marker_cost(deployed: int, distance: int) -> int:
     """Cost of a further station marker (§7.3.3): £20 a hex for the second, £40 a hex
     from the nearest for later ones.  ``deployed`` are markers already on the map."""
-    deployed = _int(deployed, "deployed", 1)
-    distance = _int(distance, "distance", 1)
+    deployed = whole_number(deployed, "deployed", 1)
+    distance = whole_number(distance, "distance", 1)
     per_hex = ed.STATION_COST_PER_HEX_SECOND if deployed == 1 else ed.STATION_COST_PER_HEX_LATER
     return per_hex * distance
 
@@ -304,4 +311,4 @@ def start_public(price: int, phase) -> StartPublic:
 def home_station_cost(city_value: int) -> int:
     """A newly started company pays twice its home city's value to the bank (§6.2.3); a
     hex without a tile or printed value is free (``city_value`` 0)."""
-    return ed.HOME_STATION_MULTIPLIER * _int(city_value, "city_value")
+    return ed.HOME_STATION_MULTIPLIER * whole_number(city_value, "city_value")

@@ -38,13 +38,13 @@ from itertools import combinations
 from engine.games.g1812 import economy_data as ed
 from engine.games.g1812.economy import (
     RuleViolation,
-    _int,
-    _players,
     cell_at_or_below,
     cert_limit,
     director_after,
     phase_number,
+    player_count,
     shift_price,
+    whole_number,
 )
 
 __all__ = [
@@ -86,8 +86,8 @@ class Minor:
             raise ValueError(f"owner of minor {self.name} must be a player, got {self.owner!r}")
         if self.price not in ed.MARKET or self.price > ed.MINOR_MAX_PRICE:
             raise ValueError(f"minor {self.name}: {self.price!r} is not a minor's market price")
-        _int(self.cash, f"cash of minor {self.name}")
-        _int(self.loans, f"loans of minor {self.name}")
+        whole_number(self.cash, f"cash of minor {self.name}")
+        whole_number(self.loans, f"loans of minor {self.name}")
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ def formation_price(prices: Sequence[int]) -> int:
     (merger): the highest plus the lowest, at least £100, rounded down to a market value,
     four spaces down, at most £135.
     """
-    prices = [_int(p, "minor price", ed.CLOSE_BELOW) for p in prices]
+    prices = [whole_number(p, "minor price", ed.CLOSE_BELOW) for p in prices]
     if not prices:
         raise ValueError("no minor prices given")
     for p in prices:
@@ -208,7 +208,7 @@ def merge(minors: Sequence[Minor], cash: Mapping[str, int], phase) -> Formation:
     for p in owners:
         if ed.HALF_SHARES_PER_MERGED_MINOR * per_owner[p] % 2 == 0:
             continue
-        if _int(cash[p], f"cash of {p!r}") >= up and allocated < ed.PUBLIC_SHARES:
+        if whole_number(cash[p], f"cash of {p!r}") >= up and allocated < ed.PUBLIC_SHARES:
             shares[p] += 1
             allocated += 1
             payments.append((p, COMPANY, up))
@@ -278,7 +278,7 @@ def takeover(
     limit may be exceeded).  ``cash``/``loans`` etc. are the amounts *received*.
     """
     _phase_ok(phase)
-    if _int(treasury_shares, "treasury_shares") < 1:
+    if whole_number(treasury_shares, "treasury_shares") < 1:
         raise RuleViolation("§8.5: the public company has no share in its treasury")
     held = dict(holdings)
     held[minor.owner] = held.get(minor.owner, 0) + 1
@@ -298,7 +298,7 @@ def takeover(
 
 def takeover_token_ok(spare_markers: int, has_token_in_city: bool) -> bool:
     """May the company replace the minor's marker with its own, free (§8.5)?"""
-    return _int(spare_markers, "spare_markers") > 0 and not has_token_in_city
+    return whole_number(spare_markers, "spare_markers") > 0 and not has_token_in_city
 
 
 def offer_order(
@@ -331,16 +331,16 @@ def offer_limit(
 ) -> int:
     """Most new shares a player may buy in the §8.4 offer: not past 60%, not past the
     certificate limit, no more than the treasury holds or his cash pays for."""
-    price = _int(price, "price", 1)
-    _players(n_players)
-    room_percent = ed.MAX_BUY_PERCENT // 10 - _int(shares_held, "shares_held")
-    room_certs = cert_limit(n_players) - _int(certificates, "certificates")
+    price = whole_number(price, "price", 1)
+    player_count(n_players)
+    room_percent = ed.MAX_BUY_PERCENT // 10 - whole_number(shares_held, "shares_held")
+    room_certs = cert_limit(n_players) - whole_number(certificates, "certificates")
     return max(
         0,
         min(
             room_percent,
             room_certs,
-            _int(treasury_shares, "treasury_shares"),
-            _int(cash, "cash") // price,
+            whole_number(treasury_shares, "treasury_shares"),
+            whole_number(cash, "cash") // price,
         ),
     )

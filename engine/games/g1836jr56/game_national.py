@@ -47,7 +47,7 @@ from __future__ import annotations
 from engine.game.base import BANK
 from engine.game.shares import POOL, Certificate
 from engine.games.g1836jr30.game_stock import HOLDING_LIMIT
-from engine.money_1856 import national_awards, national_price
+from engine.games.g1836jr56.national_rules import national_awards, national_price
 
 __all__ = ["NationalMixin56"]
 

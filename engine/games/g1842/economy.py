@@ -45,7 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.games.checks import checked_int
+from engine.games.checks import whole_number
 from engine.games.g1842 import economy_data as ed
 
 __all__ = [
@@ -60,24 +60,20 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------------- validation
-def _int(value, name: str, lo: int | None = 0) -> int:
-    return checked_int(value, name, lo, ">=")
-
-
-def _percent(value, name: str) -> int:
-    _int(value, name)
+def share_percent(value, name: str) -> int:
+    whole_number(value, name)
     if value % 10 or value > 100:
         raise ValueError(f"{name} must be a multiple of 10 between 0 and 100, got {value}")
     return value
 
 
-def _corp(corp, name: str = "corporation") -> str:
+def known_corporation(corp, name: str = "corporation") -> str:
     if corp not in ed.FACE_VALUE:
         raise ValueError(f"unknown {name} {corp!r} (known: {', '.join(ed.FACE_VALUE)})")
     return corp
 
 
-def _phase(phase) -> str:
+def known_phase(phase) -> str:
     if phase not in ed.PHASE_COLOUR:
         raise ValueError(f"unknown phase {phase!r} (phases: {', '.join(ed.PHASE_COLOUR)})")
     return phase
@@ -85,7 +81,7 @@ def _phase(phase) -> str:
 
 def shares_of(corp: str) -> tuple[int, ...]:
     """Certificates of ``corp`` in stack order, director's first (2, 3.3.1; ``data``)."""
-    _corp(corp)
+    known_corporation(corp)
     for c in ed.CORPORATIONS:
         if c["sym"] == corp:
             return tuple(c["shares"])
@@ -144,7 +140,7 @@ def zone(cell: Cell) -> str:
 
 def start_cell(corp: str) -> Cell:
     """Where ``corp``'s token enters: the red field of its face value; the HAV's 30 (3.4.2, 8)."""
-    _corp(corp)
+    known_corporation(corp)
     for r, row in enumerate(ed.MARKET):
         for c, text in enumerate(row):
             if corp == ed.HAV and text.endswith("h"):
@@ -188,7 +184,7 @@ def after_withhold(cell: Cell, hav: bool = False) -> Cell:
 
 def sale_steps(percent: int) -> int:
     """Fields down for one sale of ``percent`` of one corporation: 1 up to 20%, else 2 (8)."""
-    _percent(percent, "percent sold")
+    share_percent(percent, "percent sold")
     if percent == 0:
         raise ValueError("percent sold must be positive")
     return 1 if percent <= ed.SALE_ONE_STEP_MAX else 2
@@ -205,7 +201,7 @@ def after_sale(cell: Cell, percent: int, hav: bool = False) -> Cell:
 def after_stock_round(cell: Cell, player_percent: int, hav: bool = False) -> Cell:
     """The 100% rule: all shares held by players at a stock round's end -> one up (8)."""
     _cell(cell)
-    return _up(cell, hav) if _percent(player_percent, "player_percent") == 100 else cell
+    return _up(cell, hav) if share_percent(player_percent, "player_percent") == 100 else cell
 
 
 def operating_order(tokens: Mapping[str, tuple[Cell, int]]) -> tuple[str, ...]:
@@ -224,11 +220,11 @@ def operating_order(tokens: Mapping[str, tuple[Cell, int]]) -> tuple[str, ...]:
     """
     keys = {}
     for corp, entry in tokens.items():
-        _corp(corp)
+        known_corporation(corp)
         if not (isinstance(entry, tuple) and len(entry) == 2):
             raise ValueError(f"{corp}: token must be (Cell, stack index), got {entry!r}")
         cell, depth = entry
-        _int(depth, f"{corp} stack index")
+        whole_number(depth, f"{corp} stack index")
         keys[corp] = (-price(cell), -cell.col, cell.row, depth)
     if len(set(keys.values())) < len(keys):
         raise ValueError("two tokens share a field and a stack index")
@@ -238,7 +234,7 @@ def operating_order(tokens: Mapping[str, tuple[Cell, int]]) -> tuple[str, ...]:
 # ----------------------------------------------------------------------------- corporations
 def corporation_starts(sold_percent: int) -> bool:
     """A corporation starts once 50% of it is sold (3.3.2; the HAV floats alike, 3.4.2)."""
-    return _percent(sold_percent, "sold_percent") >= ed.START_PERCENT
+    return share_percent(sold_percent, "sold_percent") >= ed.START_PERCENT
 
 
 def starting_capital(corp: str) -> int:
@@ -247,7 +243,7 @@ def starting_capital(corp: str) -> int:
     The HAV receives no money (3.4); SE and HMBG start by transformation (3.2 a.6:
     :func:`.economy_minors.transform_predecessor`).
     """
-    _corp(corp)
+    known_corporation(corp)
     if corp == ed.HAV:
         return 0
     return ed.CAPITAL_MULTIPLE * ed.FACE_VALUE[corp]
@@ -281,9 +277,9 @@ def available_corporations(
     opts = parse_options(options)
     started = set(started)
     for corp in (*sold_percent, *started):
-        _corp(corp)
+        known_corporation(corp)
     for corp, pct in sold_percent.items():
-        _percent(pct, f"sold_percent[{corp}]")
+        share_percent(pct, f"sold_percent[{corp}]")
     out = []
     for corp, (kind, *arg) in ed.AVAILABILITY.items():
         if corp in ("UEE", "FKE") and "additional_corporations" not in opts:
@@ -306,7 +302,7 @@ def available_corporations(
 # ----------------------------------------------------------------------------- certificates
 def certificate_limit(players: int, options: Iterable[str] = ()) -> int:
     """Certificate limit (6.3; 11.2.3 with the additional corporations)."""
-    _int(players, "players")
+    whole_number(players, "players")
     table = (
         ed.CERT_LIMIT_WITH_UEE_FKE
         if "additional_corporations" in parse_options(options)
@@ -334,11 +330,11 @@ def certificate_count(
     minors : int
         Private and predecessor railways the player owns (each counts one).
     """
-    count = _int(minors, "minors")
+    count = whole_number(minors, "minors")
     for corp, certs in certificates.items():
-        _corp(corp)
+        known_corporation(corp)
         for pct in certs:
-            if _percent(pct, f"{corp} certificate") not in (10, 20):
+            if share_percent(pct, f"{corp} certificate") not in (10, 20):
                 raise ValueError(f"{corp} certificate must be 10 or 20%, got {pct}")
         cell = cells.get(corp)
         if cell is None or zone(cell) not in ("yellow", "brown"):
@@ -367,9 +363,9 @@ def sell_refusal(
     ``pool_percent`` the pool's holding before it, ``others_max_percent`` the largest holding
     of another player (a director certificate goes to such a player, 3.3.6).
     """
-    _percent(percent, "percent")
-    _percent(pool_percent, "pool_percent")
-    _percent(others_max_percent, "others_max_percent")
+    share_percent(percent, "percent")
+    share_percent(pool_percent, "pool_percent")
+    share_percent(others_max_percent, "others_max_percent")
     if percent == 0:
         raise ValueError("percent must be positive")
     if first_stock_round:
@@ -401,10 +397,10 @@ def buy_refusal(
     ``cell`` is the corporation's market field (None before it starts);
     ``certificate_count`` the player's count from :func:`certificate_count`.
     """
-    _percent(holding_percent, "holding_percent")
-    if _percent(certificate_percent, "certificate_percent") not in (10, 20):
+    share_percent(holding_percent, "holding_percent")
+    if share_percent(certificate_percent, "certificate_percent") not in (10, 20):
         raise ValueError(f"certificate_percent must be 10 or 20, got {certificate_percent}")
-    _int(certificate_count, "certificate_count")
+    whole_number(certificate_count, "certificate_count")
     if not available:
         return "the corporation's shares are not available yet (3.3.1)"
     if sold_this_round:
@@ -442,10 +438,10 @@ def pay_dividend(
     whole Marks and the remainder stays in the treasury (our reading: the rulebook is
     silent).
     """
-    _int(revenue, "revenue")
-    total = _percent(pool_percent, "pool_percent") + _percent(ipo_percent, "ipo_percent")
+    whole_number(revenue, "revenue")
+    total = share_percent(pool_percent, "pool_percent") + share_percent(ipo_percent, "ipo_percent")
     for who, pct in holders.items():
-        total += _percent(pct, f"holders[{who!r}]")
+        total += share_percent(pct, f"holders[{who!r}]")
     if total != 100:
         raise ValueError(f"holdings must sum to 100%, got {total}%")
     per = revenue // 10
@@ -455,13 +451,13 @@ def pay_dividend(
 
 
 # ----------------------------------------------------------------------------- directors
-def _seat_order_from(seats: Sequence[str], player: str) -> list[str]:
+def seat_order_from(seats: Sequence[str], player: str) -> list[str]:
     """Players to the left of ``player`` in seating order (``player`` itself last)."""
     i = list(seats).index(player)
     return [seats[(i + k) % len(seats)] for k in range(1, len(seats) + 1)]
 
 
-def _check_seats(seats: Sequence[str], *players: str) -> None:
+def check_seats(seats: Sequence[str], *players: str) -> None:
     if len(set(seats)) != len(seats) or not seats:
         raise ValueError(f"seats must list distinct players, got {list(seats)!r}")
     for p in players:
@@ -475,13 +471,13 @@ def director_after(percents: Mapping[str, int], seats: Sequence[str], director: 
     The director stays unless another player holds strictly more; among several with the
     same largest holding, the first to the old director's left takes over.
     """
-    _check_seats(seats, director, *percents)
+    check_seats(seats, director, *percents)
     for p, pct in percents.items():
-        _percent(pct, f"percents[{p!r}]")
+        share_percent(pct, f"percents[{p!r}]")
     best = max(percents.values(), default=0)
     if best <= percents.get(director, 0):
         return director
-    for p in _seat_order_from(seats, director):
+    for p in seat_order_from(seats, director):
         if percents.get(p, 0) == best:
             return p
     raise AssertionError("unreachable")  # pragma: no cover
@@ -521,13 +517,13 @@ def director_certificate_sale(
     director's left) and puts 20% of ordinary certificates into the pool; the bank pays the
     old director their stock value.
     """
-    _check_seats(seats, director, *percents)
-    _int(share_price, "share_price", 1)
-    others = {p: _percent(v, f"percents[{p!r}]") for p, v in percents.items() if p != director}
+    check_seats(seats, director, *percents)
+    whole_number(share_price, "share_price", 1)
+    others = {p: share_percent(v, f"percents[{p!r}]") for p, v in percents.items() if p != director}
     best = max(others.values(), default=0)
     if best < 20:
         raise ValueError("no other player holds 20%: the director certificate cannot be sold")
-    for p in _seat_order_from(seats, director):
+    for p in seat_order_from(seats, director):
         if others.get(p) == best:
             return DirectorSale(p, 20, 2 * share_price)
     raise AssertionError("unreachable")  # pragma: no cover
@@ -535,8 +531,8 @@ def director_certificate_sale(
 
 def priority_after(seats: Sequence[str], last_buyer: str) -> str:
     """The priority deal goes to the player left of the last buyer (6.1, 6.2)."""
-    _check_seats(seats, last_buyer)
-    return _seat_order_from(seats, last_buyer)[0]
+    check_seats(seats, last_buyer)
+    return seat_order_from(seats, last_buyer)[0]
 
 
 # ----------------------------------------------------------------------------- game end
@@ -571,10 +567,10 @@ def player_value(cash: int, holdings: Mapping[str, int], cells: Mapping[str, Cel
     The HAV's shares count at its market value (30 M under the simplified HAV, whose
     token stays on the 30 field).
     """
-    total = _int(cash, "cash", None)
+    total = whole_number(cash, "cash", None)
     for corp, pct in holdings.items():
-        _corp(corp)
-        if _percent(pct, f"{corp} percent") and corp not in cells:
+        known_corporation(corp)
+        if share_percent(pct, f"{corp} percent") and corp not in cells:
             raise ValueError(f"{corp}: no market field for a held share")
         if pct:
             total += pct // 10 * price(cells[corp])

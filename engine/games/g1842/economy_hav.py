@@ -37,12 +37,12 @@ from engine.games.g1842 import data
 from engine.games.g1842 import economy_data as ed
 from engine.games.g1842.economy import (
     Cell,
-    _int,
-    _percent,
     after_dividend,
     after_sale,
     after_withhold,
     price,
+    share_percent,
+    whole_number,
 )
 from engine.games.g1842.economy_ops import phase_colour
 
@@ -59,7 +59,7 @@ _NEXT_COLOUR = {"yellow": "green", "green": "brown"}
 def hav_income(routes: int) -> int:
     """The bank pays the HAV 10 M per route of another company that includes one or more
     Hamburg stations (3.4.2.2); :func:`.rules.hav_routes` counts them from a solution."""
-    return ed.HAV_PER_ROUTE * _int(routes, "routes")
+    return ed.HAV_PER_ROUTE * whole_number(routes, "routes")
 
 
 @dataclass(frozen=True)
@@ -79,9 +79,9 @@ class HavDividend:
 
 
 def _holdings(holders: Mapping[str, int], pool_percent: int, ipo_percent: int) -> int:
-    total = _percent(pool_percent, "pool_percent") + _percent(ipo_percent, "ipo_percent")
+    total = share_percent(pool_percent, "pool_percent") + share_percent(ipo_percent, "ipo_percent")
     for who, pct in holders.items():
-        total += _percent(pct, f"holders[{who!r}]")
+        total += share_percent(pct, f"holders[{who!r}]")
     if total != 100:
         raise ValueError(f"HAV holdings must sum to 100%, got {total}%")
     purchased = 100 - ipo_percent
@@ -100,7 +100,7 @@ def hav_dividend(
     the remainder stays in the treasury.  A treasury too small for 5 M per share pays
     nothing (our reading: then no dividend is paid and the token moves left).
     """
-    _int(treasury, "treasury")
+    whole_number(treasury, "treasury")
     tenths = _holdings(holders, pool_percent, ipo_percent)
     step = ed.HAV_DIVIDEND_ROUNDING
     per = treasury // tenths // step * step
@@ -138,9 +138,9 @@ def hav_ipo_purchase(certificate_percent: int, box_tokens: int) -> tuple[int, in
     Our reading: the box must hold tokens for the whole certificate (the rulebook says
     only that an empty box stops sales).
     """
-    if _percent(certificate_percent, "certificate_percent") not in (10, 20):
+    if share_percent(certificate_percent, "certificate_percent") not in (10, 20):
         raise ValueError(f"HAV certificates are 10 or 20%, got {certificate_percent}")
-    _int(box_tokens, "box_tokens")
+    whole_number(box_tokens, "box_tokens")
     need = certificate_percent // 10
     if box_tokens < need:
         raise ValueError(f"the building-token box holds {box_tokens}, the certificate needs {need}")
@@ -166,7 +166,7 @@ def hav_buy_refusal(
     phase on.  From the offering the box must hold the tokens (:func:`hav_ipo_purchase`).
     """
     colour = phase_colour(phase)
-    _int(corporations_started, "corporations_started")
+    whole_number(corporations_started, "corporations_started")
     if buyer == "player":
         if colour in ("yellow", "green"):
             return "players may buy HAV certificates from the brown phase on (3.4.1)"
@@ -192,9 +192,9 @@ def hav_sell_refusal(
 ) -> str | None:
     """Why a corporation may not sell these HAV certificates; None if it may: any number,
     but the pool never above 50% (7.5), and not in a turn it bought one (3.4.1 "or")."""
-    if _percent(percent, "percent") == 0:
+    if share_percent(percent, "percent") == 0:
         raise ValueError("percent must be positive")
-    _percent(pool_percent, "pool_percent")
+    share_percent(pool_percent, "pool_percent")
     if bought_this_turn:
         return "a corporation buys or sells HAV certificates in a turn, not both (3.4.1)"
     if pool_percent + percent > ed.POOL_LIMIT:
@@ -205,7 +205,7 @@ def hav_sell_refusal(
 def hav_sale(cell: Cell, percent: int, simplified: bool = False) -> tuple[int, Cell]:
     """(proceeds, field after): HAV certificates sold to the pool at the current value,
     the token then moving by the sale rule of 8 (3.4.1); fixed at 30 if simplified."""
-    if _percent(percent, "percent") == 0:
+    if share_percent(percent, "percent") == 0:
         raise ValueError("percent must be positive")
     if simplified:
         return percent // 10 * ed.HAV_START_PRICE, cell
@@ -250,7 +250,7 @@ def hav_build_options(
     a grey tile (5028 or 5029) on a brown Hamburg is free once Harburg is brown too, in
     the grey phase.
     """
-    _int(tokens, "tokens")
+    whole_number(tokens, "tokens")
     for name, colour in (("hamburg", hamburg), ("harburg", harburg)):
         if colour is not None and colour not in ("yellow", "green", "brown", "grey"):
             raise ValueError(f"{name} colour must be yellow/green/brown/grey, got {colour!r}")
@@ -283,7 +283,7 @@ def hav_must_build(options: tuple[HavBuild, ...]) -> bool:
 
 def hav_build(tokens: int, option: HavBuild) -> int:
     """Tokens left after ``option``; spent tokens leave the game (3.4.2.1)."""
-    _int(tokens, "tokens")
+    whole_number(tokens, "tokens")
     if not isinstance(option, HavBuild):
         raise ValueError(f"option must be a HavBuild, got {option!r}")
     if option.tokens > tokens:

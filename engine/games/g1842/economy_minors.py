@@ -47,15 +47,15 @@ from dataclasses import dataclass
 from engine.games.g1842 import economy_data as ed
 from engine.games.g1842.economy import (
     Cell,
-    _check_seats,
-    _int,
-    _percent,
-    _seat_order_from,
     after_sale,
+    check_seats,
     director_after,
     parse_options,
+    seat_order_from,
+    share_percent,
     shares_of,
     start_cell,
+    whole_number,
 )
 from engine.games.g1842.economy_ops import excess_trains, phase_colour, tile_lays
 
@@ -109,7 +109,7 @@ def starting_round(choices: Mapping[str, str], seats: Sequence[str], banker: str
     ``choices``: every seated player -> the company (HBE, KE, RE, GEE, SSE) they chose;
     ``seats`` in clockwise order (a player's left is the next entry).
     """
-    _check_seats(seats, banker)
+    check_seats(seats, banker)
     if not 3 <= len(seats) <= 6:
         raise ValueError(f"1842 is for 3-6 players, got {len(seats)}")
     if set(choices) != set(seats):
@@ -143,10 +143,10 @@ def starting_round_next(state: StartingRound) -> PendingPurchase | None:
         winner = next((p for p, bought in state.purchases if bought == c), None)
         if winner is None:
             last = next(p for p, bought in reversed(state.purchases) if bought)
-            for p in _seat_order_from(state.seats, last):
+            for p in seat_order_from(state.seats, last):
                 if p in chooser[c] and p not in done:
                     return PendingPurchase(p, (c,))
-        for p in _seat_order_from(state.seats, winner):
+        for p in seat_order_from(state.seats, winner):
             if p in chooser[c] and p not in done:
                 return PendingPurchase(p, tuple(unselected))
     return None
@@ -202,7 +202,7 @@ def first_stock_round_start(state: StartingRound) -> tuple[str, bool]:
         if company is None:
             return player, True
     last = state.purchases[-1][0]
-    return _seat_order_from(state.seats, last)[0], False
+    return seat_order_from(state.seats, last)[0], False
 
 
 def first_stock_round_offer(sold: Iterable[str]) -> str | None:
@@ -214,8 +214,8 @@ def first_stock_round_offer(sold: Iterable[str]) -> str | None:
 
 def ake_director_income(players: int, ake_trains: int) -> int:
     """With six players the AKE director gets 20 M per OR while the AKE has no train (5.1)."""
-    _int(players, "players")
-    _int(ake_trains, "ake_trains")
+    whole_number(players, "players")
+    whole_number(ake_trains, "ake_trains")
     return ed.AKE_SIX_PLAYER_INCOME if players == 6 and ake_trains == 0 else 0
 
 
@@ -237,7 +237,7 @@ def minor_start(minor: str, price: int | None = None) -> MinorStart:
     2-train, price - 100 M as treasury, its building tokens and markers (3.1, 3.2)."""
     _minor(minor)
     m = _MINORS[minor]
-    price = m["value"] if price is None else _int(price, "price", ed.TWO_TRAIN_PRICE)
+    price = m["value"] if price is None else whole_number(price, "price", ed.TWO_TRAIN_PRICE)
     return MinorStart(
         minor, price, price - ed.TWO_TRAIN_PRICE, "2", int(m["building_tokens"]),
         tuple(m.get("activity_markers", ())),
@@ -246,7 +246,7 @@ def minor_start(minor: str, price: int | None = None) -> MinorStart:
 
 def minor_revenue(revenue: int) -> tuple[int, int]:
     """(to treasury, to owner): half each (3.1.2, 7.4.3); an odd Mark stays in the treasury."""
-    _int(revenue, "revenue")
+    whole_number(revenue, "revenue")
     return revenue - revenue // 2, revenue // 2
 
 
@@ -255,9 +255,9 @@ def minor_build(minor: str, tokens_left: int, tiles: int, use_marker: bool = Fal
     "Building Token" box (3.1.1); a second tile needs the RE's or GEE's marker (3.1.1,
     3.2.1)."""
     _minor(minor)
-    _int(tokens_left, "tokens_left")
+    whole_number(tokens_left, "tokens_left")
     allowed = tile_lays(minor, use_marker=use_marker)
-    if not 1 <= _int(tiles, "tiles") <= allowed:
+    if not 1 <= whole_number(tiles, "tiles") <= allowed:
         raise ValueError(f"{minor} may lay 1-{allowed} tiles this round, got {tiles}")
     if tiles > tokens_left:
         raise ValueError(f"{minor} has {tokens_left} building tokens, needs {tiles}")
@@ -274,9 +274,9 @@ def minor_train_refusal(
     _minor(minor)
     if not any(t["name"] == train for t in ed.TRAINS):
         raise ValueError(f"unknown train {train!r}")
-    _int(owned, "owned")
-    _int(price, "price")
-    _int(treasury, "treasury")
+    whole_number(owned, "owned")
+    whole_number(price, "price")
+    whole_number(treasury, "treasury")
     if train in ed.MINOR_FORBIDDEN_TRAINS:
         return f"a private railway may not buy a {train}-train (3.1.3)"
     if owned >= _MINORS[minor]["train_limit"]:
@@ -317,9 +317,9 @@ class Auction:
 
 def auction_cap(cash: int, hav_percent: int, hav_price: int) -> int:
     """Highest bid of a corporation: its money plus its HAV certificates at market (3.1.4.1)."""
-    _int(cash, "cash")
-    _percent(hav_percent, "hav_percent")
-    _int(hav_price, "hav_price")
+    whole_number(cash, "cash")
+    share_percent(hav_percent, "hav_percent")
+    whole_number(hav_price, "hav_price")
     return cash + hav_percent // 10 * hav_price
 
 
@@ -340,11 +340,11 @@ def auction_start(private: str, minimum: int, bidders: Sequence[tuple[str, int]]
     below the minimum can never bid and is left out.
     """
     _minor(private, ed.PRIVATES, "private railway")
-    _int(minimum, "minimum")
+    whole_number(minimum, "minimum")
     order = tuple(b[0] for b in bidders)
     if len(set(order)) != len(order):
         raise ValueError(f"bidders must be distinct, got {list(order)}")
-    caps = tuple(_int(b[1], f"cap of {b[0]!r}") for b in bidders)
+    caps = tuple(whole_number(b[1], f"cap of {b[0]!r}") for b in bidders)
     active = tuple(c for c, cap in zip(order, caps, strict=True) if cap >= minimum)
     return Auction(private, minimum, order, caps, active, None, None, active[0] if active else None)
 
@@ -359,7 +359,7 @@ def auction_bid(auction: Auction, corp: str, amount: int) -> Auction:
     at most its cap (3.1.4.1)."""
     if auction.turn != corp:
         raise ValueError(f"it is {auction.turn!r}'s turn to bid, not {corp!r}'s")
-    _int(amount, "amount")
+    whole_number(amount, "amount")
     if amount < auction_min_bid(auction):
         raise ValueError(f"bid {amount} is below the minimum {auction_min_bid(auction)}")
     if auction.bid is not None and (amount - auction.bid) % ed.AUCTION_STEP:
@@ -413,19 +413,21 @@ def settle_private_sale(
 ) -> PrivateSale:
     """Settle a won auction (3.1.4.1, 10.1): the corporation pays the owner, then takes the
     private's treasury and trains (the director picks which surplus trains to discard)."""
-    _int(price, "price")
-    _int(corporation_cash, "corporation_cash")
-    _int(private_cash, "private_cash")
+    whole_number(price, "price")
+    whole_number(corporation_cash, "corporation_cash")
+    whole_number(private_cash, "private_cash")
     if price < private_cash:
         raise ValueError(f"price {price} is below the private's treasury {private_cash}")
     if corporation_cash < price:
         raise ValueError(
             f"corporation cash {corporation_cash} < price {price}: sell HAV certificates first"
         )
-    trains = _int(corporation_trains, "corporation_trains") + _int(private_trains, "private_trains")
+    trains = whole_number(corporation_trains, "corporation_trains") + whole_number(
+        private_trains, "private_trains"
+    )
     return PrivateSale(
         corporation_cash - price + private_cash, price, excess_trains(trains, train_limit),
-        _int(building_tokens, "building_tokens"),
+        whole_number(building_tokens, "building_tokens"),
     )  # fmt: skip
 
 
@@ -442,10 +444,10 @@ class Liquidation:
 
 def liquidate_private(private_cash: int, trains: int = 0, building_tokens: int = 0) -> Liquidation:
     """Liquidate a private railway nobody bid for (3.1.4.2)."""
-    _int(private_cash, "private_cash")
+    whole_number(private_cash, "private_cash")
     return Liquidation(
-        private_cash - ed.DEMOLITION_CHARGE, ed.DEMOLITION_CHARGE, _int(trains, "trains"),
-        _int(building_tokens, "building_tokens"),
+        private_cash - ed.DEMOLITION_CHARGE, ed.DEMOLITION_CHARGE, whole_number(trains, "trains"),
+        whole_number(building_tokens, "building_tokens"),
     )  # fmt: skip
 
 
@@ -453,7 +455,7 @@ def liquidate_private(private_cash: int, trains: int = 0, building_tokens: int =
 def transformation_due(successor_sold_percent: int) -> bool:
     """At a stock round's end a predecessor transforms once 50% of its successor is sold,
     the director certificate in the exchange box counting as sold (3.2 a)."""
-    return _percent(successor_sold_percent, "successor_sold_percent") >= ed.START_PERCENT
+    return share_percent(successor_sold_percent, "successor_sold_percent") >= ed.START_PERCENT
 
 
 def reduce_ipo_to_half(ipo: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -527,9 +529,9 @@ def transform_predecessor(
     """
     _minor(predecessor, ed.PREDECESSORS, "predecessor")
     successor = ed.SUCCESSOR[predecessor]
-    _check_seats(seats, owner, *percents)
-    _int(treasury, "treasury")
-    held = {p: _percent(v, f"percents[{p!r}]") for p, v in percents.items()}
+    check_seats(seats, owner, *percents)
+    whole_number(treasury, "treasury")
+    held = {p: share_percent(v, f"percents[{p!r}]") for p, v in percents.items()}
     director_cert = shares_of(successor)[0]
     if sum(held.values()) + sum(ipo) + director_cert != 100:
         raise ValueError(
@@ -616,10 +618,14 @@ def exchange_private(
     new_box = {k: v for k, v in box.items() if k != corporation}
     if certs:
         new_box[corporation] = tuple(certs)
-    trains = _int(corporation_trains, "corporation_trains") + _int(private_trains, "private_trains")
-    cash = _int(corporation_cash, "corporation_cash") + _int(private_cash, "private_cash")
+    trains = whole_number(corporation_trains, "corporation_trains") + whole_number(
+        private_trains, "private_trains"
+    )
+    cash = whole_number(corporation_cash, "corporation_cash") + whole_number(
+        private_cash, "private_cash"
+    )
     return Exchange(cash, excess_trains(trains, train_limit),
-                    _int(building_tokens, "building_tokens"), new_box)  # fmt: skip
+                    whole_number(building_tokens, "building_tokens"), new_box)  # fmt: skip
 
 
 def leftover_exchange_certificates(

@@ -30,7 +30,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.games.g1842 import economy_data as ed
-from engine.games.g1842.economy import Cell, _corp, _int, _percent, _phase, after_sale
+from engine.games.g1842.economy import (
+    Cell,
+    after_sale,
+    known_corporation,
+    known_phase,
+    share_percent,
+    whole_number,
+)
 from engine.games.g1842.economy import price as price_of
 
 __all__ = [
@@ -44,7 +51,7 @@ __all__ = [
 # ----------------------------------------------------------------------------- trains
 def train_limit(phase: str) -> int:
     """Trains a corporation may own in ``phase`` (3.3.5; data.PHASES)."""
-    _phase(phase)
+    known_phase(phase)
     for p in ed.PHASES:
         if p["name"] == phase:
             return int(p["train_limit"])
@@ -53,7 +60,7 @@ def train_limit(phase: str) -> int:
 
 def excess_trains(owned: int, limit: int) -> int:
     """Trains over the limit, which go to the pool without compensation (3.1.4.1, 7.6)."""
-    return max(0, _int(owned, "owned") - _int(limit, "limit"))
+    return max(0, whole_number(owned, "owned") - whole_number(limit, "limit"))
 
 
 def train_purchase_refusal(
@@ -65,9 +72,9 @@ def train_purchase_refusal(
     at least 10 M).  A forced buyer may take another company's offer only when it does not
     exceed the treasury; bank trains it may always buy (the director tops up).
     """
-    _int(price, "price")
-    _int(list_price, "list_price", 1)
-    _int(treasury, "treasury")
+    whole_number(price, "price")
+    whole_number(list_price, "list_price", 1)
+    whole_number(treasury, "treasury")
     if source == "bank":
         if price != list_price:
             return f"trains from the bank cost the card price {list_price} (7.6)"
@@ -115,10 +122,10 @@ def forced_train_funding(
     that cover the gap, in one sale at the current HAV price (never past 50% in the pool,
     6.2); then the director's cash.  Under the simplified HAV its price stays 30.
     """
-    _int(price, "price", 1)
-    _int(treasury, "treasury")
-    _int(director_cash, "director_cash")
-    _percent(hav_pool_percent, "hav_pool_percent")
+    whole_number(price, "price", 1)
+    whole_number(treasury, "treasury")
+    whole_number(director_cash, "director_cash")
+    share_percent(hav_pool_percent, "hav_pool_percent")
     if hav_certificates and hav_cell is None and not hav_simplified:
         raise ValueError("hav_cell is needed to sell HAV certificates")
     hav_price = ed.HAV_START_PRICE if hav_simplified else (price_of(hav_cell) if hav_cell else 0)
@@ -165,14 +172,14 @@ def bankruptcy_settlement(
     per corporation, at its current value; the 50% pool limit does not apply) go to the
     active corporation's treasury.  ``holdings``: corporation -> (field, percent held).
     """
-    total = _int(player_cash, "player_cash")
+    total = whole_number(player_cash, "player_cash")
     cells = {}
     for corp, entry in holdings.items():
-        _corp(corp)
+        known_corporation(corp)
         if not (isinstance(entry, tuple) and len(entry) == 2):
             raise ValueError(f"{corp}: holding must be (Cell, percent), got {entry!r}")
         cell, pct = entry
-        if _percent(pct, f"{corp} percent") == 0:
+        if share_percent(pct, f"{corp} percent") == 0:
             raise ValueError(f"{corp}: a holding of 0%")
         total += pct // 10 * price_of(cell)
         cells[corp] = after_sale(cell, pct, hav=corp == ed.HAV)
@@ -182,8 +189,8 @@ def bankruptcy_settlement(
 def receivership_income(debt: int, revenue: int) -> tuple[int, int, int]:
     """A corporation in receivership withholds everything; its income first repays the
     bank's loan for its train (10.4).  Returns (repaid, to treasury, debt left)."""
-    _int(debt, "debt")
-    _int(revenue, "revenue")
+    whole_number(debt, "debt")
+    whole_number(revenue, "revenue")
     repaid = min(debt, revenue)
     return repaid, revenue - repaid, debt - repaid
 
@@ -204,7 +211,7 @@ def tile_lays(entity: str, *, first_or: bool = False, use_marker: bool = False) 
         if use_marker and "2nd tile" not in minors[entity].get("activity_markers", ()):
             raise ValueError(f"{entity} has no second-tile marker (3.1.1, 3.2.1)")
         return 2 if use_marker else 1
-    _corp(entity, "entity")
+    known_corporation(entity, "entity")
     if use_marker:
         raise ValueError(f"{entity} has no second-tile marker")
     if entity == ed.HAV:
@@ -215,7 +222,7 @@ def tile_lays(entity: str, *, first_or: bool = False, use_marker: bool = False) 
 def station_cost(low_value: int, *, home: bool = False, replaces_minor: bool = False) -> int:
     """A station token costs three times the city's lower value; the home token and the
     replacement of an acquired private's or predecessor's token are free (7.3)."""
-    _int(low_value, "low_value")
+    whole_number(low_value, "low_value")
     return 0 if home or replaces_minor else ed.TOKEN_COST_FACTOR * low_value
 
 
@@ -236,13 +243,13 @@ def tile_bonus(hex_id: str, first_tile: bool) -> int:
 
 def phase_colour(phase: str) -> str:
     """The tile colour a phase is named after in the rulebook (7.2)."""
-    return ed.PHASE_COLOUR[_phase(phase)]
+    return ed.PHASE_COLOUR[known_phase(phase)]
 
 
 def operating_rounds(phase: str) -> int:
     """Operating rounds in the set after a stock round ending in ``phase`` (6.2): a new
     number takes effect after the stock round following the train that changed it."""
-    _phase(phase)
+    known_phase(phase)
     for p in ed.PHASES:
         if p["name"] == phase:
             return int(p["operating_rounds"])

@@ -4,7 +4,7 @@ Facts follow the published 1846 rules as 18xx.games implements them (tobymao/18x
 @111f7f69, MIT; cited per rule below, never copied):
 
 - setup (``g_1846/game.rb`` ``setup``, ``num_removals``, ``remove_from_group!``): the
-  game's own random draws (:func:`engine.replay_titles.lcg_draws`) shuffle the draft deck,
+  game's own random draws (:func:`engine.game.draws.lcg_draws`) shuffle the draft deck,
   then remove privates (one per group per missing player below five, plus one in the 2nd
   edition) and corporations (5 - players; their home token stays); the minors start with a
   2-train and a home token;
@@ -46,8 +46,8 @@ from engine.games.g1846 import data as facts
 from engine.games.g1846.game_setup import OPTIONS, SetupMixin1846
 from engine.games.g1846.game_trains import TrainsMixin1846
 from engine.games.g1846.little_miami import LittleMiamiMixin, hexes_connected
+from engine.games.g1846.market import Market1846
 from engine.model.position import Assignment
-from engine.replay_market import Market1846
 
 __all__ = ["Game1846", "OPTIONS"]
 
@@ -97,7 +97,7 @@ class Game1846(LittleMiamiMixin, SetupMixin1846, TrainsMixin1846, BaseGame):
             self.pay(BANK, p, int(data.STARTING_CASH[n]), "starting cash")
         for sym in self.state.operators:
             self.ledger.open(sym)
-        self.market = Market1846(data.MARKET, self.seats)
+        self.market = Market1846(data.MARKET)
         self.token_adjust: dict[str, int] = {}
         self.assigned_hex: dict[str, str] = {}
         self.assigned_corp: dict[str, str] = {}
@@ -115,8 +115,7 @@ class Game1846(LittleMiamiMixin, SetupMixin1846, TrainsMixin1846, BaseGame):
         return [int(c[:-1]) for c in facts.MARKET if c.endswith("p")]
 
     def market_par(self, corp: str, player: str, price: int) -> None:
-        index = facts.MARKET.index(f"{price}p")
-        self.market.par(corp, player, f"{price},0,{index}", shares=0)
+        self.market.par_at(corp, price)
 
     def sale_timing_ok(self, player: str, corp: str) -> bool:
         # SELL_AFTER = :p_any_operate
@@ -202,8 +201,7 @@ class Game1846(LittleMiamiMixin, SetupMixin1846, TrainsMixin1846, BaseGame):
         if self.turn == 1 and self.round.num == 1:
             # game.rb operating_order: the first OR runs lowest price first
             def key(c):
-                cell = self.market.corps[c].index
-                return (self.market.prices[cell], self.market.stacks[cell].index(c))
+                return (self.market.price(c), self.market.arrival(c))
 
             corps.sort(key=key)
         else:

@@ -3,7 +3,7 @@
 Facts from tobymao/18xx @111f7f69 (MIT), cited per rule, never copied:
 
 - ``g_1846/game.rb`` ``setup``, ``num_removals``, ``remove_from_group!``: the game's own
-  random draws (:func:`engine.replay_titles.lcg_draws`) shuffle the draft deck (3-5
+  random draws (:func:`engine.game.draws.lcg_draws`) shuffle the draft deck (3-5
   players), then remove privates (one per group per missing player below five, plus one in
   the 2nd edition) and corporations (``5 - players``; their home token stays);
 - options (``meta.rb`` ``OPTIONAL_RULES``): ``first_ed`` (``init_companies``: Boomtown and
@@ -36,8 +36,8 @@ Facts from tobymao/18xx @111f7f69 (MIT), cited per rule, never copied:
 from __future__ import annotations
 
 from engine.game.base import BANK
+from engine.game.draws import lcg_draws
 from engine.games.g1846 import data as facts
-from engine.replay_titles import lcg_draws
 
 __all__ = ["SetupMixin1846", "OPTIONS", "SEED_BIG4"]
 

@@ -58,8 +58,7 @@ class TrainsMixin1846(TrainBuyMixin):
         return lo, hi, cheapest
 
     def _price_at(self, corp: str, offset: int) -> int:
-        index = self.market.corps[corp].index + offset
-        return self.market.prices[max(0, min(index, len(self.market.prices) - 1))]
+        return self.market.price_at(self.market.column(corp) + offset)
 
     def counted_trains(self, op: str) -> int:
         return sum(1 for t in self.state.trains_of(op) if not t.obsolete)

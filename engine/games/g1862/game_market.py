@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from engine.game.base import _State
+from engine.game.base import BoardState
 from engine.games.g1862 import data
 from engine.games.g1862 import economy as eco
 from engine.games.g1862 import economy_data as ed
@@ -153,7 +153,7 @@ GAME_DATA = SimpleNamespace(
 )
 
 
-class State1862(_State):
+class State1862(BoardState):
     """The board state with blank station markers and merged home cities."""
 
     def _reservation_active(self, sym: str) -> bool:
