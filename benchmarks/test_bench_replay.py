@@ -53,8 +53,6 @@ from engine.app.batch import Item, analyse_chunk, run_batch
 from engine.app.report import replay
 from engine.games import build_problem, get_title, load_position, load_record, route_view
 from engine.model.routes import fast_problem
-from engine.replay import replay as old_replay
-from tests.test_replay import RULE_DIFFERENCES
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "data" / "records"
@@ -91,7 +89,6 @@ for _entry in CASES:
 @pytest.fixture(scope="module")
 def warm_replay():
     replay(WARMUP_RECORD, solve=True)
-    old_replay(WARMUP_RECORD, solve=True)
 
 
 def _check_engine(reports) -> int:
@@ -108,34 +105,22 @@ def _check_engine(reports) -> int:
     return turns
 
 
-def _check_replayer(reports) -> int:
-    """The old record replayer's own checks (tests/test_replay.py)."""
-    turns = 0
-    for report in reports:
-        for turn in report.turns:
-            turns += 1
-            assert turn.optimum is not None and turn.optimal
-            if (report.record, turn.action_id) not in RULE_DIFFERENCES:
-                assert turn.error is None and turn.matches
-    return turns
+def _replay_all(paths: list[Path]) -> list:
+    return [replay(p, solve=True, strict=True) for p in paths]
 
 
-def _replay_all(paths: list[Path], tool: str) -> list:
-    run = replay if tool == "engine" else old_replay
-    return [run(p, solve=True, strict=True) for p in paths]
-
-
-@pytest.mark.parametrize("tool", ["engine", "replayer"])
 @pytest.mark.parametrize("title", list(RECORD_GROUPS))
-def test_replay(benchmark, warm_replay, title, tool):
-    """Replay and solve every record of a title: the one rules engine with its report
-    (``engine``) beside the old record replayer (``replayer``, the baseline)."""
+def test_replay(benchmark, warm_replay, title):
+    """Replay and solve every record of a title through the one rules engine and its
+    report.  (The old record replayer ran beside it until it was deleted; its figures from
+    that last run are in the README.)"""
+    tool = "engine"
     benchmark.group = f"replay: {title}"
     paths = RECORD_GROUPS[title]
     reports = benchmark.pedantic(
-        _replay_all, args=(paths, tool), rounds=3 if FULL else 1, iterations=1
+        _replay_all, args=(paths,), rounds=3 if FULL else 1, iterations=1
     )
-    turns = (_check_engine if tool == "engine" else _check_replayer)(reports)
+    turns = _check_engine(reports)
     extra(benchmark, suite="replay", tool=tool, title=title,
           records=len(paths), positions=turns, actions=sum(r.actions for r in reports),
           agree=True)  # fmt: skip
@@ -144,15 +129,15 @@ def test_replay(benchmark, warm_replay, title, tool):
 ALL_RECORDS = sorted(RECORDS.glob("*/*.json"))
 
 
-@pytest.mark.parametrize("tool", ["engine", "replayer"])
-def test_replay_every_record(benchmark, warm_replay, tool):
+def test_replay_every_record(benchmark, warm_replay):
     """All 21 records replayed and every run solved, in one process (target: 15 s)."""
+    tool = "engine"
     benchmark.group = "replay: all 21 records, every run solved"
     paths = ALL_RECORDS if FULL else ALL_RECORDS[:2]
     reports = benchmark.pedantic(
-        _replay_all, args=(paths, tool), rounds=3 if FULL else 1, iterations=1
+        _replay_all, args=(paths,), rounds=3 if FULL else 1, iterations=1
     )
-    turns = (_check_engine if tool == "engine" else _check_replayer)(reports)
+    turns = _check_engine(reports)
     extra(benchmark, suite="replay", tool=tool, title="all", records=len(paths),
           positions=turns, actions=sum(r.actions for r in reports), agree=True)  # fmt: skip
 

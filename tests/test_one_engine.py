@@ -150,3 +150,19 @@ def test_play_save_files_replay_through_the_same_path(tmp_path):
         runs = iter((e["entity"], e["revenue"]) for e in game.events if e["type"] == "run")
         assert report.turns
         assert all((t.company, t.scored) in runs for t in report.turns), title
+
+
+def test_the_engine_refuses_a_lay_off_the_network_and_a_second_lay(tmp_path):
+    # 1846 222264: MS's first lay moved to E9, far from Detroit: not connected
+    data = json.loads((RECORDS / "1846" / "222264.json").read_text())
+    first = next(a for a in data["actions"] if a["type"] == "lay_tile")
+    first.update(hex="E9", tile="9-0", rotation=0)
+    with pytest.raises(ReplayError, match=rf"action {first['id']} \(lay_tile by MS\)"):
+        replay(data, solve=False)
+    # 1836Jr-30 2851: HSM lays a second tile in its turn (1 lay a turn)
+    data = json.loads((RECORDS / "1836Jr30" / "2851.json").read_text())
+    i = next(k for k, a in enumerate(data["actions"]) if a.get("id") == 35)  # HSM lays E7
+    data["actions"].insert(i + 1, dict(data["actions"][i], id=10**6, hex="D8", tile="9-0"))
+    with pytest.raises(ReplayError, match=r"action 1000000 \(lay_tile by HSM\)"):
+        replay(data, solve=False)
+

@@ -2,7 +2,7 @@
 
 :func:`run_batch` finds the items named by files, directories and globs (:func:`discover`),
 analyses each with :func:`analyse_item` (the optimum of a position file; every scored
-``run_routes`` turn of an 18xx.games record, as :func:`engine.replay.replay` reports it) and
+``run_routes`` turn of an 18xx.games record, as :func:`engine.app.report.replay` reports it) and
 writes one flat table (:data:`COLUMNS`) as CSV or Parquet.  The table format and the
 journal are in :mod:`engine.app.batch_io` (re-exported here).
 

@@ -151,7 +151,7 @@ class GameHistory:
     Attributes
     ----------
     report : ReplayReport
-        What :func:`engine.replay.replay` found.
+        What :func:`engine.app.report.replay` found.
     labels : dict
         Action id -> ``"OR t.k"`` (the engine's operating round of the run).
     record : path, parsed record or Record

@@ -1,9 +1,11 @@
-"""A two-dimensional 18xx stock market and a share registry, for 1830-style titles.
+"""The stock market: share-price tokens on a grid of cells, with the standard moves.
 
 :class:`StockGrid` holds share-price tokens on a grid of cells read from a title's ``MARKET``
 rows (18xx.games cell codes: ``"82p"`` is 82 and a par cell, ``"60y"`` a yellow cell,
-``"0c"`` a closing cell, ``""`` no cell).  :class:`ShareRegistry` holds every certificate
-of every corporation with its holder, and changes the presidency as 1830 does.
+``"0c"`` a closing cell, ``""`` no cell); a one-row market (1846) is a grid of one row.
+When a title's tokens move (its movement policy: dividends, sales, sold-out rounds) is the
+title's; how a move goes is this module's.  Shares and presidencies are
+:mod:`engine.game.shares`.
 
 Facts from tobymao/18xx @111f7f69 (MIT), cited per rule:
 
@@ -15,24 +17,14 @@ Facts from tobymao/18xx @111f7f69 (MIT), cited per rule:
 - a token that moves is put last in its new cell (``stock_market.rb`` ``move``), and the
   operating order is higher price first, then the cell further right, then the higher row,
   then earlier arrival in the cell (``corporation.rb`` ``sort_order_key``);
-- presidency: ``lib/engine/share_pool.rb`` ``transfer_shares`` / ``change_president`` - a
-  player who holds more than the president (at least a president's certificate's worth)
-  takes over; among equal holders the one nearest after the old president in seat order
-  wins; the new president hands ordinary certificates worth the president's certificate
-  to the old president (or to the pool when the old president now holds less).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
-__all__ = ["Cell", "StockGrid", "Certificate", "ShareRegistry", "IPO", "POOL", "parse_price_id"]
-
-#: Holder of certificates not yet sold (the corporation's IPO / treasury row).
-IPO = "ipo"
-#: Holder of certificates sold back to the bank (the open market).
-POOL = "pool"
+__all__ = ["Cell", "StockGrid", "parse_price_id"]
 
 #: 18xx.games cell-code letters (``share_price.rb`` ``TYPE_MAP``) this module knows.
 CELL_TYPES = {
@@ -231,173 +223,3 @@ class StockGrid:
             raise ValueError(f"unknown market direction {direction!r}")
         for _ in range(int(times)):
             self._to(sym, step[direction](self.where[sym]))
-
-
-@dataclass
-class Certificate:
-    """One share certificate: ``id`` ``"Nord_0"``; index 0 is the president's."""
-
-    id: str
-    corp: str
-    percent: int
-    president: bool
-    holder: Hashable = IPO
-
-
-@dataclass
-class _Corp:
-    sym: str
-    certs: list[Certificate]
-    president: Hashable | None = None
-    share_percent: int = 10
-    extra: dict = field(default_factory=dict)
-
-
-class ShareRegistry:
-    """Who holds which certificate of which corporation.
-
-    Parameters
-    ----------
-    players : sequence
-        Player ids in seat order (for presidency ties).
-    """
-
-    def __init__(self, players: Sequence[Hashable]) -> None:
-        self.players = list(players)
-        self.corps: dict[str, _Corp] = {}
-
-    def add(self, sym: str, percents: Sequence[int] = (20, 10, 10, 10, 10, 10, 10, 10, 10)) -> None:
-        """Create ``sym``'s certificates in its IPO (the first one is the president's)."""
-        if sym in self.corps:
-            raise ValueError(f"corporation {sym!r} already has certificates")
-        if sum(percents) != 100:
-            raise ValueError(f"{sym}: certificates sum to {sum(percents)}%, not 100%")
-        certs = [Certificate(f"{sym}_{i}", sym, int(p), i == 0) for i, p in enumerate(percents)]
-        share_percent = int(percents[1]) if len(percents) > 1 else int(percents[0]) // 2
-        self.corps[sym] = _Corp(sym, certs, share_percent=share_percent)
-
-    def corp(self, sym: str) -> _Corp:
-        try:
-            return self.corps[sym]
-        except KeyError:
-            raise KeyError(f"no certificates of corporation {sym!r}") from None
-
-    def cert(self, cert_id: str) -> Certificate:
-        sym = str(cert_id).rsplit("_", 1)[0]
-        for c in self.corp(sym).certs:
-            if c.id == cert_id:
-                return c
-        raise KeyError(f"no certificate {cert_id!r}")
-
-    def certs_of(self, holder: Hashable, sym: str) -> list[Certificate]:
-        return [c for c in self.corp(sym).certs if c.holder == holder]
-
-    def percent(self, sym: str, holder: Hashable) -> int:
-        return sum(c.percent for c in self.corp(sym).certs if c.holder == holder)
-
-    def shares(self, sym: str, holder: Hashable) -> float:
-        """Shares (not certificates) ``holder`` has: percent over the share size."""
-        corp = self.corp(sym)
-        return self.percent(sym, holder) / corp.share_percent
-
-    def player_percents(self, sym: str) -> dict[Hashable, int]:
-        out: dict[Hashable, int] = {}
-        for c in self.corp(sym).certs:
-            if c.holder in self.players:
-                out[c.holder] = out.get(c.holder, 0) + c.percent
-        return out
-
-    def president(self, sym: str) -> Hashable | None:
-        return self.corp(sym).president
-
-    def total_shares(self, sym: str) -> int:
-        corp = self.corp(sym)
-        return 100 // corp.share_percent
-
-    def _distance(self, a: Hashable, b: Hashable) -> int:
-        if a not in self.players or b not in self.players:
-            return 0
-        i, j = self.players.index(a), self.players.index(b)
-        return j - i if i < j else j - (i - len(self.players))
-
-    # ------------------------------------------------------------------ transfers
-    def give(self, cert_ids: Iterable[str], to: Hashable, percent: int | None = None) -> None:
-        """Move certificates to ``to`` and settle the presidency (``share_pool.rb``
-        ``transfer_shares``).
-
-        ``percent`` below the certificates' sum is a partial sale of the president's
-        certificate: the difference comes back to the seller after the presidency swap.
-
-        Raises
-        ------
-        KeyError
-            An unknown certificate.
-        ValueError
-            Certificates of several corporations or holders.
-        """
-        certs = [self.cert(i) for i in cert_ids]
-        if not certs:
-            raise ValueError("no certificates to move")
-        syms = {c.corp for c in certs}
-        owners = {c.holder for c in certs}
-        if len(syms) != 1 or len(owners) != 1:
-            raise ValueError(f"certificates {list(cert_ids)} are not one holder's of one company")
-        sym, owner = syms.pop(), owners.pop()
-        corp = self.corp(sym)
-        total = sum(c.percent for c in certs)
-        percent = total if percent is None else int(percent)
-        diff = total - percent
-        previous = corp.president
-        for c in certs:
-            c.holder = to
-        held = self.player_percents(sym)
-        # the bookkeeping percentages move only ``percent`` (share_pool.rb share_holders)
-        if diff:
-            if owner in self.players:
-                held[owner] = held.get(owner, 0) + diff
-            if to in self.players:
-                held[to] = held.get(to, 0) - diff
-        top = max(held.values(), default=0)
-        leaders = [p for p, v in held.items() if v == top]
-        if top == 0 or previous in leaders:
-            return
-        pres_cert = corp.certs[0]
-        pres_percent = pres_cert.percent
-        new = None
-        if previous is None:
-            new = next((p for p in leaders if p == pres_cert.holder), None)
-        if new is None:
-            able = [p for p in leaders if held[p] >= pres_percent]
-            if able:
-                new = min(able, key=lambda p: self._distance(previous, p))
-        if new is None:
-            return
-        corp.president = new
-        if to == new and previous == owner and pres_cert in certs and not diff:
-            return  # the whole president's certificate went straight to the new president
-        if owner == new or previous is None:
-            return
-        if not (pres_cert in certs or pres_cert.holder == previous):
-            return
-        if owner in self.players and to in self.players and pres_cert in certs:
-            transfer_to = swap_to = to
-        else:
-            transfer_to = POOL
-            swap_to = previous if self.percent(sym, previous) >= pres_percent else POOL
-        need = pres_percent // corp.share_percent
-        ordinary = [c for c in corp.certs if c.holder == new and not c.president][:need]
-        for c in ordinary:
-            c.holder = swap_to
-        pres_cert.holder = new
-        if diff:
-            back = diff // corp.share_percent
-            for c in [c for c in corp.certs if c.holder == transfer_to and not c.president][:back]:
-                c.holder = owner
-
-    def set_president(self, sym: str, player: Hashable | None) -> None:
-        self.corp(sym).president = player
-
-    def remove(self, sym: str) -> None:
-        """A closed corporation's certificates leave the game."""
-        for c in self.corp(sym).certs:
-            c.holder = None

@@ -1,4 +1,4 @@
-"""Board helpers for :mod:`engine.replay`: a cached board, 18xx.games ids and part indices,
+"""Board helpers for the engine's board state: a cached board, 18xx.games ids and part indices,
 and how tokens follow their cities on an upgrade.
 
 Facts follow tobymao/18xx @111f7f69 (MIT): ``tile.rb`` (a part's index is its position in the

@@ -1,4 +1,4 @@
-"""Reading 18xx.games game exports for :mod:`engine.replay`.
+"""Reading 18xx.games game exports for the replay (:mod:`engine.app.report`).
 
 An export is one JSON object with ``id``, ``title``, ``players``, ``settings`` (``seed``,
 ``optional_rules``) and ``actions``, the full action log including ``undo`` and ``redo``.
