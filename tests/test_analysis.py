@@ -1,4 +1,9 @@
-"""``eighteen analyse``: legal moves ranked by the revenue they gain, checked by fresh solves."""
+"""``eighteen analyse``: legal moves ranked by the revenue they gain, checked by fresh solves.
+
+The moves are the rules engine's own (:mod:`engine.games.positions` puts a game into the
+position, :func:`engine.app.analysis.analyse_game` lists its legal actions); the old record
+replayer's legality is compared in ``tests/test_analysis_engine.py``.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +15,16 @@ import pytest
 from click.testing import CliRunner
 
 import routing
-from engine import legality
-from engine.app.analysis import analyse_position, candidate_moves, position_after_tile
+from engine.app.analysis import (
+    analyse_game,
+    analyse_position,
+    candidate_moves,
+    copy_game,
+    operating_position,
+)
 from engine.app.cli import cli
-from engine.games import build_problem, load_position, position_board
+from engine.games import build_problem, load_position
+from engine.games.positions import game_at_position
 from engine.model.position import PositionError, Token
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "engine" / "examples"
@@ -44,16 +55,57 @@ def test_best_move_equals_maximum_over_fresh_solves(example):
         assert ranked[0].revenue == max(fresh.values())
 
 
-def test_candidates_are_exactly_the_legal_moves():
+def test_candidates_are_exactly_the_engines_legal_moves():
     position = load_position(EXAMPLES / "1846-mid.json")
-    state = legality.state_from_position(position)
-    lays = {(o.hex, o.tile, o.rotation) for o in legality.legal_tile_lays(state, position.company)}
-    tokens = {(o.hex, o.city) for o in legality.legal_token_placements(state, position.company)}
-    moves = candidate_moves(position)
-    assert {(m.details["hex"], m.details["tile"], m.details["rotation"])
-            for m in moves if m.kind == "tile"} == lays  # fmt: skip
+    game = game_at_position(position)
+    op = position.company
+    legal = game.legal_actions()  # the track stage: 1846 lists lays and tokens together
+    lays = [a for a in legal if a["type"] == "lay_tile" and a["entity"] == op]
+    tokens = {(a["hex"], a["city"]) for a in legal if a["type"] == "place_token"}
+    moves = candidate_moves(game)
+    tiles = [m for m in moves if m.kind == "tile"]
+    assert {(m.details["hex"], m.details["tile"]) for m in tiles} == {
+        (a["hex"], a["tile"]) for a in lays
+    }
+    # a rotation laying the same track as a lower one is listed once: tile 9 (a straight)
+    # lays the same track at rotations r and r + 3
+    assert len(tiles) < len(lays)
+    nines = {(m.details["hex"], m.details["rotation"]) for m in tiles if m.details["tile"] == "9"}
+    assert all(rot < 3 for _hex, rot in nines)
     assert {(m.details["hex"], m.details["city"]) for m in moves if m.kind == "token"} == tokens
-    assert {m.details["variant"] for m in moves if m.kind == "train"} == {"5", "4/6"}
+    # 1846 with 5 players has 5 five-trains (g_1846 TRAINS num {5: 5}); in play: PRR 4/6 and
+    # 4/6, GT 5, IC 5, B&O 4/6 (extras.companies) = 5, so the depot sells the 6 ($800) or
+    # its 7/8 side ($900) now; the other corporations' trains go at a price both agree
+    trains = [m for m in moves if m.kind == "train"]
+    depot = {(m.details["variant"], m.cost) for m in trains if m.details["source"] == "depot"}
+    assert depot == {("6", 800), ("7/8", 900)}
+    others = [m for m in trains if m.details["source"] != "depot"]
+    assert {m.details["source"] for m in others} == {"B&O", "GT", "IC", "NYC"}
+    assert all(m.cost is None for m in others)
+
+
+def test_analyse_game_leaves_the_game_as_it_was():
+    game = game_at_position(EXAMPLES / "1846-mid.json")
+    before = (game.or_turn.index, game.legal_actions(), game.cash("PRR"), game.state.phase_name)
+    analysis = analyse_game(game, kinds=("token", "train"), workers=1)
+    assert analysis.moves["train"] and analysis.moves["token"]
+    after = (game.or_turn.index, game.legal_actions(), game.cash("PRR"), game.state.phase_name)
+    assert after == before
+    # the copy a purchase is made on is independent of the game
+    twin = copy_game(game)
+    first = next(iter(twin.state.trains))
+    twin.state.trains[first].owner = "nobody"
+    assert game.state.trains[first].owner != "nobody"
+
+
+def test_a_company_that_is_not_operating_is_reported_not_ranked():
+    game = game_at_position(EXAMPLES / "1846-late.json")
+    analysis = analyse_game(game, company="GT", workers=1)
+    assert analysis.company == "GT"
+    assert all(not v for v in analysis.moves.values())
+    assert any("GT is not operating now (B&O is)" in n for n in analysis.notes)
+    gt = next(c for c in analysis.companies if c.company == "GT")
+    assert analysis.revenue == gt.revenue == _fresh_revenue(game.state.position("GT").to_dict())
 
 
 def test_two_workers_give_the_same_ranking_as_one():
@@ -71,22 +123,30 @@ def test_a_train_purchase_follows_phase_change_and_rust():
     # the move's position is the old one plus a 2-train, solved afresh
     position = load_position(EXAMPLES / "1846-early.json")
     analysis = analyse_position(position, kinds=("train",), workers=1)
-    (move,) = analysis.moves["train"]
+    (move,) = [m for m in analysis.moves["train"] if m.details["source"] == "depot"]
     assert move.cost == 80  # a 2-train costs $80 (g_1846 TRAINS)
     after = replace(position, trains=[*position.trains, "2"])
     assert move.revenue == _fresh_revenue(after.to_dict())
+
+
+def test_a_train_purchase_that_starts_a_phase_is_made_on_a_copy():
+    # 1846-mid, phase III: PRR (4/6, 4/6) buys the first 6-train: phase IV begins (on: 6);
+    # its 4/6s are 5-trains, which nothing rusts or obsoletes, so it then runs 4/6, 4/6, 6
+    game = game_at_position(EXAMPLES / "1846-mid.json")
+    (move,) = [m for m in candidate_moves(game, ("train",)) if m.details["variant"] == "6"]
+    after = load_position(move.position)
+    assert after.phase == "IV" and sorted(after.trains) == ["4/6", "4/6", "6"]
+    assert game.state.phase_name == "III"  # the game itself did not buy
 
 
 def test_tile_lay_moves_tokens_with_their_cities():
     # a 1836Jr-56 lay keeps every token in a city the new tile has; the resulting position
     # passes the position checks (load_position re-checks slots and cities)
     position = load_position(EXAMPLES / "1836jr56-mid.json")
-    board = position_board(position, check=False)
-    state = legality.state_from_position(position)
-    for opt in legality.legal_tile_lays(state, position.company)[:10]:
-        after = position_after_tile(position, board, opt.hex, opt.tile, opt.rotation)
-        assert len(after.tokens) == len(position.tokens)
-        load_position(after.to_dict())
+    base = operating_position(game_at_position(position), position.company)
+    for move in candidate_moves(position, ("tile",))[:10]:
+        after = load_position(move.position)
+        assert len(after.tokens) == len(base.tokens)
 
 
 def test_other_companies_need_their_trains():

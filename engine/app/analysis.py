@@ -1,11 +1,22 @@
 """What is each move worth?  Rank a company's legal tile lays, tokens and train purchases.
 
-:func:`analyse_position` takes a position, asks the legality engine (:mod:`engine.legality`)
-for every legal tile lay and upgrade, token placement and affordable train purchase of one
-company, builds the position each move leads to, and solves it exactly with
-:func:`routing.solve`.  A move's *gain* is the company's optimal revenue after the move minus
-its optimal revenue now.  Nothing is estimated: every figure is a full optimal solve, and a
+:func:`analyse_game` takes a live rules-engine game (:class:`engine.game.base.BaseGame`) at
+an operating turn and asks the engine itself for every move the operating company can still
+make this turn (:meth:`~engine.game.base.BaseGame.legal_actions`: its ``lay_tile``,
+``place_token`` and ``buy_train`` actions, and those of the private companies it owns,
+affordable with its cash and within what it already did this turn).  Moves of later stages
+of the turn (tokens after track, trains) are listed as the engine lists them at that stage,
+with the company's cash as it is now.  Each move leads to a position of the company: a tile
+lay is :func:`position_after_tile`, a token is added to the board, a train purchase is made
+on a copy of the game (so phase changes, rusting and the depot follow the rules) and the
+company's position read from it, with its runnable trains, as the engine builds the
+position it solves (:meth:`engine.game.operating.OperatingMixin.optimal_run`).  Every
+position is solved exactly with :func:`routing.solve`; a move's *gain* is the company's
+optimal revenue after it minus the engine's optimal revenue now.  Nothing is estimated; a
 solve that stops at a time limit is flagged (``optimal=False``, with its proven ``bound``).
+
+:func:`analyse_position` is :func:`analyse_game` of
+:func:`engine.games.positions.game_at_position`: the game a position file describes.
 
 The candidate solves are independent, so they run on a pool of forked worker processes that
 inherit the parent's loaded kernels (no second numba start-up).
@@ -13,13 +24,18 @@ inherit the parent's loaded kernels (no second numba start-up).
 
 from __future__ import annotations
 
+import copy
 import os
 import time
+import types
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 
-from engine.games import load_position, position_board
+from engine.game.base import BaseGame, action_key
+from engine.game.state import DEPOT
+from engine.games import load_position
+from engine.games.positions import game_at_position
 from engine.model.board import Board
 from engine.model.fast_board import city_map
 from engine.model.position import Position, PositionError, TileLay, Token
@@ -29,16 +45,24 @@ __all__ = [
     "RankedMove",
     "CompanyRevenue",
     "Analysis",
+    "analyse_game",
     "analyse_position",
     "candidate_moves",
     "company_position",
+    "operating_position",
+    "copy_game",
     "position_after_tile",
     "solve_position",
     "MOVE_KINDS",
 ]
 
-#: The kinds of move :func:`analyse_position` ranks.
+#: The kinds of move :func:`analyse_game` ranks.
 MOVE_KINDS = ("tile", "token", "train")
+#: Move kind -> the engine's action type.
+_ACTION_OF = {"tile": "lay_tile", "token": "place_token", "train": "buy_train"}
+#: Stages of a turn that never list a move of :data:`MOVE_KINDS` and cost a route solve to
+#: list (their legal actions are a run and a dividend choice).
+_SKIPPED_STAGES = ("route", "dividend")
 
 
 @dataclass(frozen=True)
@@ -93,7 +117,7 @@ class CompanyRevenue:
 
 @dataclass
 class Analysis:
-    """Result of :func:`analyse_position`; moves of each kind are sorted by gain, best first."""
+    """Result of :func:`analyse_game`; moves of each kind are sorted by gain, best first."""
 
     title: str
     company: str
@@ -212,66 +236,183 @@ def company_position(position: Position, company: str) -> Position:
     )
 
 
-def _companies_on_board(position: Position) -> list[str]:
-    seen: dict[str, None] = {position.company: None}
-    for t in position.tokens:
+def operating_position(game: BaseGame, sym: str) -> Position:
+    """The position the engine solves for ``sym``'s run now: the board, ``sym``'s runnable
+    trains and privates (as :meth:`~engine.game.operating.OperatingMixin.optimal_run`)."""
+    return replace(game.state.position(sym), trains=[t.name for t in game.runnable_trains(sym)])
+
+
+def copy_game(game: BaseGame) -> BaseGame:
+    """An independent copy of ``game`` in the same state, without replaying its log.
+
+    :func:`copy.deepcopy`, sharing what never changes (the title and its data, the printed
+    map, the tile definitions and placed tiles, the route solves cached by their position)
+    and what cannot be copied (a generator of the draft's draws, which the copy never uses);
+    the copy starts with empty network and legal-action caches.  A game built by
+    :func:`engine.games.positions.game_at_position` has no log to replay, so
+    :meth:`BaseGame.copy` would not do.
+    """
+    shared: list[object] = [game.title, game.title.data]
+    shared += [v for v in vars(game).values() if isinstance(v, types.GeneratorType)]
+    board = game.state.board
+    shared += [board.grid, board.manifest, board.cells, board._neighbours]
+    shared += [tile for tile, _count in board.manifest.values()]
+    shared += [*board.laid.values(), *board._placed.values()]
+    shared += [game.__dict__.get(k) for k in ("_routes", "_reach_routes") if k in game.__dict__]
+    memo: dict[int, object] = {id(obj): obj for obj in shared}
+    for cache in ("_net_cache", "_net_last", "_legal_index", "_last_run"):
+        if cache in game.__dict__:
+            memo[id(game.__dict__[cache])] = {} if cache.startswith("_net") else None
+    if game._legal_cache is not None:
+        memo[id(game._legal_cache)] = None
+    return copy.deepcopy(game, memo)
+
+
+def _companies_on_board(game: BaseGame, op: str) -> list[str]:
+    """``op``, then every company with a token on the map, then those the position lists."""
+    seen: dict[str, None] = {op: None}
+    for t in game.state.position(op).tokens:
         seen.setdefault(t.company, None)
-    for sym in position.extras.get("companies") or {}:
-        seen.setdefault(str(sym), None)
+    info = getattr(game, "position_info", None)
+    for sym in info.other_trains if info is not None else ():
+        seen.setdefault(sym, None)
     return list(seen)
 
 
-def candidate_moves(position: Position, kinds: Iterable[str] = MOVE_KINDS) -> list[Move]:
-    """Every legal move of ``position.company`` of the given kinds, with its new position."""
-    from engine import legality
+def _trains_known(game: BaseGame, sym: str, op: str) -> bool:
+    """Does the game know ``sym``'s trains?  A live game knows every company's; a game built
+    from a position those of its company and of ``extras.companies``."""
+    info = getattr(game, "position_info", None)
+    return info is None or sym == op or sym in info.other_trains
 
-    kinds = tuple(kinds)
-    state = legality.state_from_position(position)
-    sym = position.company
-    moves: list[Move] = []
-    if "tile" in kinds:
-        board = position_board(position, check=False)
-        for opt in legality.legal_tile_lays(state, sym):
-            after = position_after_tile(position, board, opt.hex, opt.tile, opt.rotation)
-            verb = "upgrade" if opt.upgrade else "lay"
-            moves.append(
-                Move(
-                    "tile",
-                    f"{verb} {opt.tile} on {opt.hex} rotation {opt.rotation}",
-                    int(opt.cost),
-                    {"hex": opt.hex, "tile": opt.tile, "rotation": opt.rotation},
-                    _with_extras(after, position).to_dict(),
-                )
-            )
-    if "token" in kinds:
-        for opt in legality.legal_token_placements(state, sym):
-            after = replace(position, tokens=[*position.tokens, Token(opt.hex, sym, opt.city)])
-            moves.append(
-                Move(
-                    "token",
-                    f"token in {opt.hex} city {opt.city}",
-                    None if opt.cost is None else int(opt.cost),
-                    {"hex": opt.hex, "city": opt.city},
-                    after.to_dict(),
-                )
-            )
-    if "train" in kinds:
-        cash = position.extras.get("cash")
-        for opt in legality.train_purchase_options(state, sym):
-            if cash is not None and opt.price is not None and opt.price > int(cash):
+
+def _operating(game: BaseGame) -> str:
+    t = game.or_turn
+    if game.finished or game.round.kind != "operating" or t is None or t.stage is None:
+        raise ValueError(
+            f"no company is operating now ({game.round.kind} round): analyse a game at a "
+            "company's operating turn"
+        )
+    return t.op
+
+
+def _stage_listings(game: BaseGame) -> list[tuple[int, list[dict]]]:
+    """(stage index, legal actions) of the current stage and every later stage of the turn
+    that can hold a move (the route and dividend stages aside).  A later stage's list is the
+    engine's at that stage with the game as it is now; the game is left as it was."""
+    t = game.or_turn
+    now = t.index
+    out = [(now, game.legal_actions())]
+    later = [i for i in range(now + 1, len(t.stages)) if t.stages[i] not in _SKIPPED_STAGES]
+    if not later:
+        return out
+    try:
+        for i in later:
+            t.index = i
+            game._version += 1
+            out.append((i, game._compute_legal()))
+    finally:
+        t.index = now
+        game._version += 1  # never back: caches keyed by a version must not come back
+        game._legal_cache = None
+    return out
+
+
+def _legal_moves(game: BaseGame, op: str, kinds: tuple[str, ...]) -> list[tuple[int, dict]]:
+    """(stage index, action) of every move of ``kinds`` ``op`` (or a private it owns) may
+    make this turn, the first stage that lists it."""
+    types_ = {_ACTION_OF[k] for k in kinds}
+    owned = set(game.state.owned_companies(op))
+    seen: set = set()
+    found = []
+    for index, acts in _stage_listings(game):
+        for a in acts:
+            if a["type"] not in types_ or (a["entity"] != op and a["entity"] not in owned):
                 continue
-            after = _position_after_train(position, opt)
-            price = "an agreed price" if opt.price is None else opt.price
-            moves.append(
-                Move(
-                    "train",
-                    f"buy {opt.variant} ({opt.train_id}) from {opt.source} for {price}",
-                    opt.price,
-                    {"train": opt.train_id, "variant": opt.variant, "source": str(opt.source)},
-                    _with_extras(after, position).to_dict(),
-                )
-            )
+            key = (*action_key(a), a.get("exchange"), a.get("company"))
+            if key not in seen:
+                seen.add(key)
+                found.append((index, a))
+    return found
+
+
+def candidate_moves(
+    game: BaseGame | Position | str | dict, kinds: Iterable[str] = MOVE_KINDS
+) -> list[Move]:
+    """Every move of the operating company of the given kinds, with its new position
+    (a game, or a position: :func:`~engine.games.positions.game_at_position`)."""
+    if not isinstance(game, BaseGame):
+        game = game_at_position(game)
+    kinds = tuple(kinds)
+    op = _operating(game)
+    base = operating_position(game, op)
+    state = game.state
+    moves: list[Move] = []
+    laid: set = set()
+    for index, a in _legal_moves(game, op, kinds):
+        via = a.get("company") or (a["entity"] if a["entity"] != op else None)
+        with_ = f" with {via}" if via else ""
+        if a["type"] == "lay_tile":
+            hex_, tile, rot = a["hex"], a["tile"], int(a["rotation"])
+            same = (via, hex_, tile, _track_of(state.board, tile, rot))
+            if same in laid:
+                continue  # a rotation laying the same track as one already listed
+            laid.add(same)
+            verb = "upgrade" if state.board.color(hex_) != "white" else "lay"
+            after = position_after_tile(base, state.board, hex_, tile, rot)
+            details = {"hex": hex_, "tile": tile, "rotation": rot}
+            if via:
+                details["company"] = via
+            moves.append(Move("tile", f"{verb} {tile} on {hex_} rotation {rot}{with_}",
+                              int(a.get("cost", 0)), details, after.to_dict()))  # fmt: skip
+        elif a["type"] == "place_token":
+            hex_, city = a["hex"], int(a["city"])
+            after = replace(base, tokens=[*base.tokens, Token(hex_, op, city)])
+            details = {"hex": hex_, "city": city}
+            if via:
+                details["company"] = via
+            cost = a.get("cost")
+            moves.append(Move("token", f"token in {hex_} city {city}{with_}",
+                              None if cost is None else int(cost), details,
+                              after.to_dict()))  # fmt: skip
+        else:
+            moves.append(_train_move(game, op, index, a))
     return moves
+
+
+def _track_of(board: Board, tile: str, rotation: int) -> frozenset:
+    """The track ``tile`` lays at ``rotation``: its paths' ends (a city or town keeps its
+    index), so two rotations of a symmetric tile that lay the same track give the same."""
+    return frozenset(
+        (frozenset((p.a, p.b)), p.terminal, p.track)
+        for p in board.manifest_tile(tile).rotated_paths(rotation)
+    )
+
+
+def _train_move(game: BaseGame, op: str, index: int, action: dict) -> Move:
+    """Buy on a copy of the game at the train stage, so phase changes and rusting follow
+    the rules; the company's position is read from the copy."""
+    card = game.state.trains[action["train"]]
+    if card.owner == DEPOT:
+        source = "pool" if card.id in game.state.discarded else "depot"
+    else:
+        source = str(card.owner)
+    agreed = "min_price" in action
+    price = None if agreed else int(action["price"])
+    trial = copy_game(game)
+    trial.or_turn.index = index
+    trial._version += 1
+    trial._legal_cache = None
+    trial.process(dict(action))
+    after = operating_position(trial, op)
+    shown = (f"an agreed price ({action['min_price']}-{action['max_price']})" if agreed
+             else price)  # fmt: skip
+    label = f"buy {action['variant']} ({card.id}) from {source} for {shown}"
+    details = {"train": card.id, "variant": action["variant"], "source": source}
+    if action.get("exchange"):
+        label += f" trading in {action['exchange']}"
+        details["exchange"] = action["exchange"]
+    return Move("train", label, price, details, after.to_dict())
 
 
 def position_after_tile(
@@ -295,20 +436,148 @@ def position_after_tile(
     return replace(position, tiles=tiles, tokens=tokens)
 
 
-def _position_after_train(position: Position, option) -> Position:
-    """Buy on a fresh engine state, so phase changes and rusting follow the rules."""
-    from engine.legality import state_from_position
-
-    trial = state_from_position(position)
-    trial.buy_train(position.company, option.train_id, option.variant, check=False)
-    return trial.position(position.company)
-
-
-def _with_extras(after: Position, before: Position) -> Position:
-    return replace(after, extras=dict(before.extras), owned_companies=list(before.owned_companies))
-
-
 # ---------------------------------------------------------------------------------- analysis
+def _check_request(kinds: Iterable[str], workers: int | None) -> tuple[tuple[str, ...], int]:
+    kinds = tuple(kinds)
+    bad = [k for k in kinds if k not in MOVE_KINDS]
+    if bad:
+        raise ValueError(f"unknown move kind {bad[0]!r}; choose from {', '.join(MOVE_KINDS)}")
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    return kinds, workers
+
+
+def analyse_game(
+    game: BaseGame,
+    company: str | None = None,
+    kinds: Iterable[str] = MOVE_KINDS,
+    workers: int | None = None,
+    time_limit: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Analysis:
+    """Rank every move the operating company of ``game`` can still make this turn.
+
+    Parameters
+    ----------
+    game : BaseGame
+        At a company's operating turn (it is left as it was).
+    company : str, optional
+        Report this company instead: a company that is not operating now has no moves to
+        rank, only its revenue (with a note); its trains must be known.
+    kinds : iterable of {"tile", "token", "train"}
+        Which moves to rank.
+    workers : int, optional
+        Worker processes for the candidate solves (default: the machine's cores).
+    time_limit : float, optional
+        Seconds per candidate solve; a solve that hits it is flagged ``optimal=False``
+        (the revenue now is the engine's own, exact, solve).
+    progress : callable(done, total), optional
+
+    Returns
+    -------
+    Analysis
+
+    Raises
+    ------
+    ValueError
+        No company is operating, an unknown move kind, fewer than one worker.
+    PositionError
+        ``company`` is not on the board, or its trains are unknown.
+    """
+    start = time.perf_counter()
+    kinds, workers = _check_request(kinds, workers)
+    op = _operating(game)
+    on_board = _companies_on_board(game, op)
+    target = op if company is None else company
+    if target not in on_board:
+        raise PositionError(
+            f"company {target!r} is not on the board (companies: {', '.join(on_board)})"
+        )
+    if not _trains_known(game, target, op):
+        raise PositionError(
+            f"trains of {target} are unknown: the position lists the trains of {op} only "
+            f"(add extras.companies.{target}.trains)"
+        )
+    notes = list(getattr(game, "position_notes", ()))
+
+    # the engine's own optimum first (it also loads the kernels before the workers fork)
+    t0 = time.perf_counter()
+    revenue, solution = game.optimal_run(op)
+    base = {
+        "revenue": int(revenue),
+        "optimal": True if solution is None else bool(solution.optimal),
+        "bound": int(revenue) if solution is None else int(solution.bound),
+        "seconds": time.perf_counter() - t0,
+    }
+    companies = []
+    solved: dict[str, dict] = {op: base}
+    for sym in on_board:
+        if not _trains_known(game, sym, op):
+            companies.append(CompanyRevenue(
+                sym, (), None, False, None,
+                f"trains of {sym} are unknown: the position lists the trains of {op} only "
+                f"(add extras.companies.{sym}.trains)",
+            ))  # fmt: skip
+            continue
+        if sym == op:
+            seen = operating_position(game, op)
+        else:
+            seen = game.state.position(sym)
+            solved[sym] = solve_position(seen, time_limit)
+        res = solved[sym]
+        companies.append(
+            CompanyRevenue(sym, tuple(seen.trains), res["revenue"], res["optimal"], res["bound"])
+        )
+
+    ranked: dict[str, list[RankedMove]] = {k: [] for k in kinds}
+    if target != op:
+        notes.append(
+            f"{target} is not operating now ({op} is): no move of {target} is ranked; its "
+            "revenue is its optimum with the trains it holds"
+        )
+        reported = solved[target]
+    else:
+        reported = base
+        moves = candidate_moves(game, kinds)
+        results = _solve_all([m.position for m in moves], workers, time_limit, progress)
+        for move, res in zip(moves, results, strict=True):
+            ranked[move.kind].append(
+                RankedMove(
+                    move.kind,
+                    move.label,
+                    move.cost,
+                    move.details,
+                    res["revenue"],
+                    res["revenue"] - base["revenue"],
+                    res["optimal"],
+                    res["bound"],
+                    res["seconds"],
+                )
+            )
+        for kind in ranked:
+            ranked[kind].sort(key=lambda m: (-m.gain, m.cost or 0, m.label))
+    unproven = sum(1 for v in ranked.values() for m in v if not m.optimal)
+    if unproven or not reported["optimal"]:
+        notes.append(
+            f"{unproven + (not reported['optimal'])} solve(s) stopped at the time limit: their "
+            "revenue is the best found, their bound the proven maximum"
+        )
+    return Analysis(
+        title=game.title.id,
+        company=target,
+        phase=game.state.phase_name,
+        revenue=reported["revenue"],
+        optimal=reported["optimal"],
+        moves=ranked,
+        companies=companies,
+        seconds=time.perf_counter() - start,
+        workers=workers,
+        notes=notes,
+    )
+
+
 def analyse_position(
     position: Position | str | dict,
     company: str | None = None,
@@ -317,96 +586,22 @@ def analyse_position(
     time_limit: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Analysis:
-    """Rank every legal move of ``company`` by the revenue it gains.
+    """Rank every legal move of the position's company by the revenue it gains:
+    :func:`analyse_game` of the game the position describes
+    (:func:`engine.games.positions.game_at_position`).
 
     Parameters
     ----------
     position : Position, path, JSON text or dict
-    company : str, optional
-        The company to analyse (default: the position's operating company).  Another
-        company needs its trains in ``extras["companies"]``.
-    kinds : iterable of {"tile", "token", "train"}
-        Which moves to rank.
-    workers : int, optional
-        Worker processes for the candidate solves (default: the machine's cores).
-    time_limit : float, optional
-        Seconds per solve; a solve that hits it is flagged ``optimal=False``.
-    progress : callable(done, total), optional
+    company, kinds, workers, time_limit, progress
+        As :func:`analyse_game`; another ``company`` needs its trains in
+        ``extras["companies"]`` and is reported, not ranked.
 
     Returns
     -------
     Analysis
     """
-    start = time.perf_counter()
     if not isinstance(position, Position):
         position = load_position(position)
-    kinds = tuple(kinds)
-    bad = [k for k in kinds if k not in MOVE_KINDS]
-    if bad:
-        raise ValueError(f"unknown move kind {bad[0]!r}; choose from {', '.join(MOVE_KINDS)}")
-    if company is not None:
-        known = _companies_on_board(position)
-        if company not in known:
-            raise PositionError(
-                f"company {company!r} is not on the board (companies: {', '.join(known)})"
-            )
-        position = company_position(position, company)
-    if workers is None:
-        workers = os.cpu_count() or 1
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
-
-    # solving the base position first loads the kernels before the workers fork
-    base = solve_position(position, time_limit)
-    companies = []
-    for sym in _companies_on_board(position):
-        try:
-            seen = company_position(position, sym)
-        except PositionError as exc:
-            companies.append(CompanyRevenue(sym, (), None, False, None, str(exc)))
-            continue
-        res = base if sym == position.company else solve_position(seen, time_limit)
-        companies.append(
-            CompanyRevenue(sym, tuple(seen.trains), res["revenue"], res["optimal"], res["bound"])
-        )
-
-    moves = candidate_moves(position, kinds)
-    solved = _solve_all([m.position for m in moves], workers, time_limit, progress)
-    ranked: dict[str, list[RankedMove]] = {k: [] for k in kinds}
-    for move, res in zip(moves, solved, strict=True):
-        ranked[move.kind].append(
-            RankedMove(
-                move.kind,
-                move.label,
-                move.cost,
-                move.details,
-                res["revenue"],
-                res["revenue"] - base["revenue"],
-                res["optimal"],
-                res["bound"],
-                res["seconds"],
-            )
-        )
-    for kind in ranked:
-        ranked[kind].sort(key=lambda m: (-m.gain, m.cost or 0, m.label))
-    notes = []
-    unproven = sum(1 for v in ranked.values() for m in v if not m.optimal)
-    if unproven or not base["optimal"]:
-        notes.append(
-            f"{unproven + (not base['optimal'])} solve(s) stopped at the time limit: their "
-            "revenue is the best found, their bound the proven maximum"
-        )
-    if "train" in kinds and position.extras.get("cash") is None:
-        notes.append("the position gives no cash (extras.cash): every legal train is listed")
-    return Analysis(
-        title=position.title,
-        company=position.company,
-        phase=position.phase,
-        revenue=base["revenue"],
-        optimal=base["optimal"],
-        moves=ranked,
-        companies=companies,
-        seconds=time.perf_counter() - start,
-        workers=workers,
-        notes=notes,
-    )
+    _check_request(kinds, workers)
+    return analyse_game(game_at_position(position), company, kinds, workers, time_limit, progress)
