@@ -166,3 +166,51 @@ def test_the_engine_refuses_a_lay_off_the_network_and_a_second_lay(tmp_path):
     with pytest.raises(ReplayError, match=r"action 1000000 \(lay_tile by HSM\)"):
         replay(data, solve=False)
 
+
+
+def _moves(moves) -> set[tuple]:
+    return {(m.kind, tuple(sorted((k, str(v)) for k, v in m.details.items()))) for m in moves}
+
+
+def test_positions_in_progress_offer_only_what_the_company_can_still_do():
+    # In 10264, at every lay, token and train action of a corporation: the position the
+    # game exports there (cash, this turn's lays, tokens and purchases) lists exactly the
+    # moves the live game allows, and no move costs more than the company's cash.
+    from engine.app.analysis import candidate_moves
+    from engine.app.report import open_replay
+    from engine.games.positions import game_at_position
+
+    rep = open_replay(GT_193)
+    seen = {"tile": 0, "token": 0}
+    checked = 0
+
+    def look(i, raw):
+        nonlocal checked
+        game = rep.game
+        if raw.get("type") not in ("lay_tile", "place_token") or i % 7 or game.finished:
+            return
+        t = game.or_turn if game.round.kind == "operating" else None
+        if t is None or raw.get("entity") != t.op:
+            return
+        live = candidate_moves(game, ("tile", "token"))
+        position = game.turn_position(t.op)
+        exported = candidate_moves(game_at_position(position.to_dict()), ("tile", "token"))
+        assert _moves(exported) == _moves(live), (raw.get("id"), t.op)
+        for move in live:
+            assert move.cost is None or move.cost <= position.cash, (raw.get("id"), move.label)
+            seen[move.kind] += 1
+        checked += 1
+
+    for _step in rep.steps(before=look):
+        pass
+    assert checked >= 10 and seen["tile"] and seen["token"]
+
+
+def test_analyse_cli_on_a_record_needs_the_operating_company():
+    result = _run("analyse", GT_193, "--action", 193, "--company", "NYC")
+    assert result.exit_code == 1
+    assert "NYC is not operating there (operating: GT)" in result.output
+    result = _run("analyse", GT_193, "--action", 190, "--kinds", "tile", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["company"] == "GT" and data["moves"]["tile"]

@@ -14,7 +14,14 @@ from pathlib import Path
 
 import click
 
-from engine.app.cli_common import example_path, examples_dir, list_examples, one_line
+from engine.app.cli_common import (
+    example_path,
+    examples_dir,
+    is_record_file,
+    list_examples,
+    one_line,
+    record_problem,
+)
 
 __all__ = ["main", "cli", "examples_dir", "list_examples"]
 
@@ -141,57 +148,6 @@ def solve(position, example, action, company, as_json, time_limit, method) -> No
         click.echo(solution.to_json(indent=2))
     else:
         _print_solution(problem, view, solution)
-
-
-def is_record_file(path: str) -> bool:
-    """Is ``path`` a game record (it has an action log) rather than a position file?"""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            head = fh.read(1 << 16)
-    except (OSError, UnicodeDecodeError):
-        return False  # the position reader names the problem
-    return '"actions"' in head and '"phase"' not in head[:2000]
-
-
-def record_game(path: str, action: int | None):
-    """The replay of ``path`` stopped just before ``action`` (None: after the last)."""
-    from engine.app.report import game_before
-
-    return game_before(path, action)
-
-
-def operating_company(game, company: str | None, where: str, need_operating: bool) -> str:
-    """``company``, or the company operating now; refuse one that cannot be solved."""
-    t = game.or_turn if game.round.kind == "operating" else None
-    current = t.op if t is not None else None
-    if company is None:
-        if game.finished:
-            raise click.ClickException(
-                f"{where}: the game is over ({game.end_reason}); name a company with --company"
-            )
-        if current is None:
-            raise click.ClickException(
-                f"{where}: no company is operating there ({game.round.kind} round); "
-                "name one with --company"
-            )
-        return current
-    if company not in game.state.operators:
-        known = ", ".join(sorted(game.state.operators))
-        raise click.ClickException(f"{where}: unknown company {company!r} (companies: {known})")
-    if need_operating and company != current:
-        raise click.ClickException(
-            f"{where}: {company} is not operating there (operating: {current or 'nobody'})"
-        )
-    return company
-
-
-def record_problem(path: str, action: int | None, company: str | None):
-    """The problem, view and label of a company at an action of a record."""
-    rep = record_game(path, action)
-    where = f"{rep.name} at action {action}" if action is not None else f"{rep.name} (now)"
-    sym = operating_company(rep.game, company, where, need_operating=False)
-    problem, view = rep.game.route_problem(sym, full_board=True)
-    return problem, view, f"{rep.name} {where.split(' ', 1)[1]}: {sym} phase {view.position.phase}"
 
 
 @cli.command()

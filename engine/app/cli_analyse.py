@@ -15,6 +15,10 @@ __all__ = ["analyse"]
 @click.option("--example", metavar="NAME", help="Analyse a bundled example position.")
 @click.option("--company", metavar="SYM", help="Company to analyse (default: the position's).")
 @click.option(
+    "--action", "action", type=int, default=None, metavar="N",
+    help="With a record: the position just before action N (default: after the last).",
+)
+@click.option(
     "--kinds",
     default="tile,token,train",
     show_default=True,
@@ -26,20 +30,38 @@ __all__ = ["analyse"]
               help="Worker processes (default: every core).")  # fmt: skip
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds a solve.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole analysis as JSON.")
-def analyse(position, example, company, kinds, top, workers, time_limit, as_json) -> None:
-    """Rank every legal tile lay, token and train purchase of a company by revenue gain."""
+def analyse(position, example, company, action, kinds, top, workers, time_limit,
+            as_json) -> None:  # fmt: skip
+    """Rank every legal tile lay, token and train purchase of a company by revenue gain.
+
+    POSITION is a position file, or a game record (an 18xx.games export or a play --save
+    file) at one of its actions: then only the moves the operating company can still make
+    and pay for this turn are ranked."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
-    from engine.app.analysis import MOVE_KINDS, analyse_position
-    from engine.app.cli_common import example_path
+    from engine.app.analysis import MOVE_KINDS, analyse_game, analyse_position
+    from engine.app.cli_common import (
+        example_path,
+        is_record_file,
+        operating_company,
+        record_game,
+    )
 
     if example and position:
         raise click.UsageError("give a POSITION file or --example, not both")
     if not example and not position:
         raise click.UsageError("give a POSITION file or --example NAME")
     path = example_path(example) if example else Path(position)
+    game = None
+    if not example and is_record_file(str(path)):
+        rep = record_game(str(path), action)
+        where = f"{rep.name} at action {action}" if action is not None else f"{rep.name} (now)"
+        company = operating_company(rep.game, company, where, need_operating=True)
+        game = rep.game
+    elif action is not None:
+        raise click.UsageError("--action goes with a game record, not a position")
     wanted = tuple(k.strip() for k in kinds.split(",") if k.strip())
     bad = [k for k in wanted if k not in MOVE_KINDS]
     if bad or not wanted:
@@ -58,8 +80,9 @@ def analyse(position, example, company, kinds, top, workers, time_limit, as_json
     )
     with progress:
         task = progress.add_task("moves", total=None)
-        result = analyse_position(
-            str(path),
+        analyse_one = analyse_position if game is None else analyse_game
+        result = analyse_one(
+            str(path) if game is None else game,
             company=company,
             kinds=wanted,
             workers=workers,

@@ -355,8 +355,12 @@ class OperatingMixin:
                     str(a.get("variant") or a["train"]) for a in done if a["type"] == "buy_train"
                 ],
             }
+        gone = {
+            "closed": sorted(s for s, o in state.operators.items() if o.closed and not o.removed),
+            "removed_corporations": sorted(s for s, o in state.operators.items() if o.removed),
+        }
         return replace(
-            state.position(op, {**(extras or {}), "companies": others}),
+            state.position(op, {**(extras or {}), "companies": others, **gone}),
             trains=[c.name for c in self.runnable_trains(op)],
             cash=self.cash(op),
             turn=turn,

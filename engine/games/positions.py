@@ -187,6 +187,11 @@ class _Builder:
         for card in state.trains.values():
             if card.owner == _SOLD:
                 card.owner = None  # sold to companies the position does not know
+        for other in pos.extras.get("closed") or ():
+            # closed in the game the position was taken from (bought minors, companies at
+            # the bottom of the market): their reservations and tokens are gone
+            if other in state.operators and other != sym:
+                state.close_operator(other)
         self.after_build()
         cash = _position_cash(pos)
         self.set_cash(sym, LARGE_CASH if cash is None else cash)
