@@ -214,3 +214,49 @@ def test_analyse_cli_on_a_record_needs_the_operating_company():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["company"] == "GT" and data["moves"]["tile"]
+
+
+#: (title, players, seed): a seeded random game in which a company buys, from another
+#: company, a train that already ran in this operating round (found by the steering below).
+TRANSFERS = [("1846", 4, 0), ("1836Jr30", 4, 0), ("1836Jr56", 4, 0), ("1812", 3, 1),
+             ("1842", 4, 0), ("1862", 4, 0)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("title", "players", "seed"), TRANSFERS, ids=[t[0] for t in TRANSFERS])
+def test_a_bought_train_that_ran_does_not_run_again_this_round(title, players, seed):
+    # Play random legal actions, but take the first purchase of another company's train
+    # that has run this operating round.  After it the buyer owns the train, yet the train
+    # may not run again before the next operating round: it is not among the buyer's
+    # runnable trains, not in the position the engine solves, and the engine's optimum is
+    # that of the buyer's other trains alone.
+    import random
+
+    from engine.games import new_game
+    from engine.games.bots import choose
+
+    rng = random.Random(seed)
+    game = new_game(title, [f"P{i + 1}" for i in range(players)], seed)
+    for _ in range(6000):
+        legal = game.legal_actions()
+        ran = [a for a in legal if a["type"] == "buy_train"
+               and str(a.get("train")) in game.operated_trains
+               and game.state.trains[str(a["train"])].owner not in ("depot", None, a["entity"])]
+        if ran:
+            break
+        game.apply(choose(legal, rng))
+    assert ran, f"{title}: no such purchase in this game"
+    buy = ran[0]
+    buyer, train = buy["entity"], str(buy["train"])
+    game.apply(buy)
+    assert game.state.trains[train].owner == buyer
+    runnable = [c.id for c in game.runnable_trains(buyer)]
+    assert train not in runnable
+    position = game.turn_position(buyer)
+    assert sorted(position.trains) == sorted(c.name for c in game.runnable_trains(buyer))
+    revenue, _solution = game.optimal_run(buyer)
+    if runnable:
+        problem, _view = game.route_problem(buyer)
+        assert len(problem.trains) == len(runnable)
+        assert routing.solve(problem).total == revenue
+    else:
+        assert revenue == 0
