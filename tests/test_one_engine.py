@@ -150,6 +150,15 @@ def test_play_save_files_replay_through_the_same_path(tmp_path):
         runs = iter((e["entity"], e["revenue"]) for e in game.events if e["type"] == "run")
         assert report.turns
         assert all((t.company, t.scored) in runs for t in report.turns), title
+        # history (a page with a drawn board) and batch (a row per run) read saves too
+        page = tmp_path / f"{title}.html"
+        result = _run("history", path, "-o", page, "--boards", 1, "--no-plots")
+        assert result.exit_code == 0, result.output
+        assert "1 boards" in result.output and page.stat().st_size > 1000
+        table = tmp_path / f"{title}.csv"
+        result = _run("batch", path, "--out", table, "--scheduler", "synchronous")
+        assert result.exit_code == 0, result.output
+        assert len(table.read_text().splitlines()) == len(report.turns) + 1
 
 
 def test_the_engine_refuses_a_lay_off_the_network_and_a_second_lay(tmp_path):

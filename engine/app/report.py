@@ -195,8 +195,9 @@ class ReplayObserver:
         self.turns: list[TurnResult] = []
         self._pending: tuple[TurnResult, float, int] | None = None
 
-    def before(self, game: BaseGame, raw: dict, diverged: bool) -> None:
-        """Called before ``raw`` is applied."""
+    def before(self, game: BaseGame, raw: dict, diverged: bool, number: int) -> None:
+        """Called before ``raw``, the record's action ``number`` (:func:`action_number`),
+        is applied."""
         self._pending = None
         if raw.get("type") != "run_routes" or game.finished:
             return
@@ -212,7 +213,7 @@ class ReplayObserver:
         else:  # a save's run names its revenue, not its routes
             declared = raw.get("revenue")
         turn = TurnResult(
-            action_id=int(raw.get("id", len(game.actions))),
+            action_id=number,
             company=op,
             phase=position.phase,
             trains=list(position.trains),
@@ -433,8 +434,8 @@ def replay(
     total = len(rep.actions)
     diverged = False
 
-    def look(_i: int, raw: dict) -> None:
-        observer.before(rep.game, raw, diverged)
+    def look(i: int, raw: dict) -> None:
+        observer.before(rep.game, raw, diverged, action_number(raw, i))
 
     for i, raw, refused in rep.steps(strict, before=look):
         scored = len(observer.turns)
