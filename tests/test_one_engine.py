@@ -269,3 +269,21 @@ def test_a_bought_train_that_ran_does_not_run_again_this_round(title, players, s
         assert routing.solve(problem).total == revenue
     else:
         assert revenue == 0
+
+
+def test_play_load_checks_the_title_and_bots_play_the_save_on(tmp_path):
+    save = tmp_path / "g.json"
+    result = _run("play", "1842", "--players", 3, "--seed", 2, "--bots", "--max-actions", 300,
+                  "--save", save)  # fmt: skip
+    # --max-actions stops the game with the standings, not an internal error
+    assert result.exit_code == 0, result.output
+    assert "game stopped (in progress) after 300 actions" in result.output
+    # a save of another title than the one asked for is refused, naming both
+    result = _run("play", "1846", "--load", save)
+    assert result.exit_code == 1
+    assert "the save is a game of 1842, not 1846" in result.output
+    # --load --bots plays the loaded game on to its end
+    result = _run("play", "--load", save, "--bots", "--seed", 5, "--save", save)
+    assert result.exit_code == 0, result.output
+    assert "game ended" in result.output
+    assert len(json.loads(save.read_text())["actions"]) > 300

@@ -39,12 +39,26 @@ def _print_rounds(game, echo) -> None:
 @click.option("--load", "load_path", type=click.Path(dir_okay=False), help="Replay a save.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def play(title, players, seed, bots, max_actions, check, save_path, load_path, as_json):
-    """Play TITLE from setup to final scores (``--bots``), or replay a save (``--load``)."""
-    from engine.games import load_game
-    from engine.games.bots import play_random
+    """Play TITLE from setup to final scores (``--bots``), or replay a save (``--load``;
+    with ``--bots`` the bots play the loaded game on)."""
+    import random
+
+    from engine.games import load_game, resolve_title
+    from engine.games.bots import play_on, play_random
 
     if load_path:
         game = load_game(load_path)
+        if title:
+            try:
+                asked = resolve_title(title)[0]
+            except KeyError as exc:
+                raise click.BadParameter(str(exc.args[0]), param_hint="TITLE") from None
+            if asked != resolve_title(game.TITLE)[0]:
+                raise click.ClickException(
+                    f"{load_path}: the save is a game of {game.TITLE}, not {asked}"
+                )
+        if bots:
+            play_on(game, random.Random(seed), max_actions, check)
         actions = len(game.actions)
     else:
         if not title:
@@ -53,7 +67,8 @@ def play(title, players, seed, bots, max_actions, check, save_path, load_path, a
             raise click.UsageError(
                 "interactive play is not supported yet; use --bots for random-legal-play bots"
             )
-        outcome = play_random(title, players, seed, max_actions=max_actions, check=check)
+        outcome = play_random(title, players, seed, max_actions=max_actions, check=check,
+                              stop_at_limit=True)  # fmt: skip
         game, actions = outcome.game, outcome.actions
     result = game.result()
     if as_json:

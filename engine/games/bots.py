@@ -18,7 +18,7 @@ from engine.game import invariants
 from engine.game.base import BaseGame
 from engine.games import new_game
 
-__all__ = ["WEIGHTS", "BotResult", "choose", "play_random"]
+__all__ = ["WEIGHTS", "BotResult", "choose", "play_on", "play_random"]
 
 #: Relative weight of each kind of action (unknown kinds weigh 1).
 WEIGHTS: dict[str, float] = {
@@ -86,6 +86,33 @@ class BotResult:
         return self.game.result()
 
 
+def play_on(
+    game: BaseGame,
+    rng: random.Random,
+    max_actions: int = 20_000,
+    check: bool = True,
+    on_action=None,
+) -> int:
+    """Let bots play ``game`` on, with random legal actions, until it ends or
+    ``max_actions`` more actions were played; return how many were played.
+
+    Raises
+    ------
+    engine.game.InvariantError
+        (``check``) A broken invariant, naming it.
+    """
+    count = 0
+    while not game.finished and count < max_actions:
+        action = choose(game.legal_actions(), rng)
+        game.apply(action)
+        count += 1
+        if check:
+            invariants(game)
+        if on_action is not None:
+            on_action(game, action)
+    return count
+
+
 def play_random(
     title: str,
     players: int | list[str],
@@ -93,6 +120,7 @@ def play_random(
     max_actions: int = 20_000,
     check: bool = True,
     on_action=None,
+    stop_at_limit: bool = False,
 ) -> BotResult:
     """Play one whole game with random legal actions.
 
@@ -104,11 +132,14 @@ def play_random(
     seed : int
         Seeds the game (setup draws) and the bot's choices.
     max_actions : int
-        Give up (``RuntimeError``) if the game has not ended by then.
+        Stop after this many actions: give up with ``RuntimeError`` if the game has not
+        ended by then, or (``stop_at_limit``) return the game where it stands.
     check : bool
         Check :func:`engine.game.invariants` after every action.
     on_action : callable, optional
         ``on_action(game, action)`` after each applied action.
+    stop_at_limit : bool
+        Return an unfinished game at ``max_actions`` instead of raising.
 
     Returns
     -------
@@ -117,7 +148,7 @@ def play_random(
     Raises
     ------
     RuntimeError
-        The game did not end within ``max_actions``.
+        The game did not end within ``max_actions`` (unless ``stop_at_limit``).
     engine.game.InvariantError
         A broken invariant (the message names it and the action count).
     """
@@ -128,18 +159,10 @@ def play_random(
     game = new_game(title, players, seed)
     if check:
         invariants(game)
-    count = 0
-    while not game.finished:
-        if count >= max_actions:
-            raise RuntimeError(
-                f"{title} seed {seed}: no end after {max_actions} actions "
-                f"(turn {game.turn}, {game.round.kind} round)"
-            )
-        action = choose(game.legal_actions(), rng)
-        game.apply(action)
-        count += 1
-        if check:
-            invariants(game)
-        if on_action is not None:
-            on_action(game, action)
+    count = play_on(game, rng, max_actions, check, on_action)
+    if not game.finished and not stop_at_limit:
+        raise RuntimeError(
+            f"{title} seed {seed}: no end after {max_actions} actions "
+            f"(turn {game.turn}, {game.round.kind} round)"
+        )
     return BotResult(game, count, time.perf_counter() - t0)
