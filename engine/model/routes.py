@@ -20,7 +20,7 @@ import routing
 from engine.model.network_build import build_network
 from engine.model.position import Position
 from engine.model.record import ReplayError
-from engine.model.title import RouteView, Title, apply_route_spec, phase_of
+from engine.model.title import RouteView, Title, phase_of, problem_of_view
 from routing import NodeKind
 
 __all__ = [
@@ -66,21 +66,7 @@ def fast_problem(title: Title, position: Position, board) -> tuple[routing.Probl
         board, list(phase.get("tiles", [])), position.tokens_by_city(), position.company
     )
     view = RouteView(title, position, board, base)
-    spec = title.route_spec(view)
-    view.spec = spec
-    network = spec.network if spec.network is not None else view.network
-    if network is not view.base.network:
-        names = view.base.network.node_names
-        if network.node_names[: len(names)] != names:
-            raise ValueError(f"title {title.id}: the hook's network must keep the base nodes first")
-    network = apply_route_spec(network, spec)
-    problem = routing.Problem(
-        network,
-        tuple(spec.trains),
-        spec.rules,
-        label=f"{position.title} {position.company} phase {position.phase}",
-    )
-    return problem, view
+    return problem_of_view(view), view
 
 
 class _Walker:

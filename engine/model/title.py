@@ -27,6 +27,9 @@ __all__ = [
     "RouteView",
     "RouteSpec",
     "build_problem",
+    "problem_of_view",
+    "route_view",
+    "apply_route_spec",
     "default_route_spec",
     "train_from_data",
     "trains_from_data",
@@ -417,6 +420,19 @@ def build_problem(
         ``view.spec`` holds the hook's :class:`RouteSpec` (for ``extras``).
     """
     view = route_view(position, title, check)
+    return problem_of_view(view), view
+
+
+def problem_of_view(view: RouteView) -> routing.Problem:
+    """The :class:`routing.Problem` the title's hook makes of ``view``; ``view.spec`` is set
+    to the hook's :class:`RouteSpec`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A hook that returns no :class:`RouteSpec`, or a network that does not keep the base
+        nodes first and in order.
+    """
     spec = view.title.route_spec(view)
     if not isinstance(spec, RouteSpec):
         raise TypeError(
@@ -432,10 +448,10 @@ def build_problem(
                 "in order (append new nodes)"
             )
     network = apply_route_spec(network, spec)
-    problem = routing.Problem(
+    position = view.position
+    return routing.Problem(
         network,
         tuple(spec.trains),
         spec.rules,
         label=f"{position.title} {position.company} phase {position.phase}",
     )
-    return problem, view
