@@ -131,11 +131,13 @@ def test_a_train_purchase_follows_phase_change_and_rust():
 
 def test_a_train_purchase_that_starts_a_phase_is_made_on_a_copy():
     # 1846-mid, phase III: PRR (4/6, 4/6) buys the first 6-train: phase IV begins (on: 6);
-    # its 4/6s are 5-trains, which nothing rusts or obsoletes, so it then runs 4/6, 4/6, 6
+    # its 4/6s are 5-trains, which nothing rusts or obsoletes, but phase IV's train limit is
+    # 2: PRR must discard one at once and keeps the 6 and a 4/6
     game = game_at_position(EXAMPLES / "1846-mid.json")
     (move,) = [m for m in candidate_moves(game, ("train",)) if m.details["variant"] == "6"]
     after = load_position(move.position)
-    assert after.phase == "IV" and sorted(after.trains) == ["4/6", "4/6", "6"]
+    assert after.phase == "IV" and sorted(after.trains) == ["4/6", "6"]
+    assert move.details["discards"] == ["4/6"] and "then discards 4/6" in move.label
     assert game.state.phase_name == "III"  # the game itself did not buy
 
 

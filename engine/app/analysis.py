@@ -409,10 +409,36 @@ def _train_move(game: BaseGame, op: str, index: int, action: dict) -> Move:
              else price)  # fmt: skip
     label = f"buy {action['variant']} ({card.id}) from {source} for {shown}"
     details = {"train": card.id, "variant": action["variant"], "source": source}
+    over = trial.state.counted_trains(op) - trial.train_limit(op)
+    if over > 0:
+        # a purchase that starts a phase can leave the company over the new train limit:
+        # it discards at once (18xx.games ``crowded_corps``); keep the best trains
+        after, dropped = _best_after_discard(trial, op, after, over)
+        label += f", then discards {', '.join(dropped)}"
+        details["discards"] = dropped
     if action.get("exchange"):
         label += f" trading in {action['exchange']}"
         details["exchange"] = action["exchange"]
     return Move("train", label, price, details, after.to_dict())
+
+
+def _best_after_discard(game: BaseGame, op: str, position: Position,
+                        over: int) -> tuple[Position, list[str]]:  # fmt: skip
+    """The position after ``op`` discards ``over`` of its counted trains, choosing the
+    discards that leave the most revenue (every choice solved exactly)."""
+    from itertools import combinations
+
+    counted = [c for c in game.state.trains_of(op) if not c.obsolete]
+    best = None
+    for drop in dict.fromkeys(combinations(sorted(c.name for c in counted), over)):
+        trains = list(position.trains)
+        for name in drop:
+            trains.remove(name)
+        trial = replace(position, trains=trains)
+        revenue = solve_position(trial)["revenue"]
+        if best is None or revenue > best[0]:
+            best = (revenue, trial, list(drop))
+    return best[1], best[2]
 
 
 def position_after_tile(

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import contextlib
 import glob
-import json
 import os
 import signal
 import threading
@@ -62,6 +61,7 @@ from engine.app.batch_io import (
 
 # the table and the journal live in batch_io; they stay importable from here
 from engine.app.cli_common import one_line
+from engine.model.jsonio import JSONInputError, parse_json
 
 __all__ = [
     "BatchError",
@@ -240,15 +240,18 @@ def _read_item(item: Item) -> tuple[Any, str]:
             text = Path(item.file).read_text(encoding="utf-8")
         except FileNotFoundError:
             raise OSError(f"{where}: no such file") from None
+        except IsADirectoryError:
+            raise OSError(f"{where}: is a directory, not a file") from None
         except (OSError, UnicodeDecodeError) as exc:
-            raise OSError(f"{where}: cannot read: {exc}") from None
+            why = getattr(exc, "strerror", None) or exc
+            raise OSError(f"{where}: cannot read: {why}") from None
     try:
-        return json.loads(text), where
-    except json.JSONDecodeError as exc:
-        line = exc.lineno if item.line is None else item.line
-        raise ValueError(
-            f"{where}: invalid JSON at line {line} column {exc.colno}: {exc.msg}"
-        ) from None
+        return parse_json(text, where), where
+    except JSONInputError as exc:
+        if item.line is not None:  # one line of a JSON-lines file: name that line
+            text = str(exc).replace("at line 1 column", f"at line {item.line} column")
+            raise ValueError(text) from None
+        raise
 
 
 def _kind(data: Any, where: str) -> str:

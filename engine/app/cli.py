@@ -198,14 +198,16 @@ def _resolve_stop(view, problem, item, where: str) -> int:
 
 
 def _read_routes(path: str, view, problem) -> list[tuple[int, list[int]]]:
+    from engine.model.jsonio import JSONInputError, parse_json
+
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = parse_json(Path(path).read_text(encoding="utf-8"), path)
     except FileNotFoundError:
         raise click.ClickException(f"{path}: no such file") from None
-    except json.JSONDecodeError as exc:
-        raise click.ClickException(
-            f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from None
+    except IsADirectoryError:
+        raise click.ClickException(f"{path}: is a directory, not a routes file") from None
+    except JSONInputError as exc:
+        raise click.ClickException(str(exc)) from None
     if isinstance(data, dict) and "routes" in data:
         data = data["routes"]
     if not isinstance(data, list):

@@ -220,6 +220,8 @@ class BaseGame(StockMixin, OperatingMixin):
         self.turn = 1
         self.round = Round("stock", [])
         self.or_turn = None
+        #: Ids of the trains that ran in this operating round (none before the first).
+        self.operated_trains: set[str] = set()
         self._version = 0
         self._legal_cache: tuple[int, list[dict]] | None = None
         self.setup()

@@ -358,6 +358,8 @@ class OperatingMixin:
         gone = {
             "closed": sorted(s for s, o in state.operators.items() if o.closed and not o.removed),
             "removed_corporations": sorted(s for s, o in state.operators.items() if o.removed),
+            "optional_rules": list(self.options),
+            "players": len(self.seats),
         }
         return replace(
             state.position(op, {**(extras or {}), "companies": others, **gone}),

@@ -17,7 +17,6 @@ This layer also resolves titles for the model's readers (:func:`load_position`,
 from __future__ import annotations
 
 import importlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from engine.model import position as _position
 from engine.model import record as _record
 from engine.model import title as _title
+from engine.model.jsonio import parse_json
 from engine.model.position import Position, PositionError
 from engine.model.record import Record, ReplayError
 
@@ -258,13 +258,13 @@ def read_save(source: str | Path | dict) -> tuple[dict, str]:
     else:
         where = str(source)
         try:
-            data = json.loads(Path(source).read_text(encoding="utf-8"))
+            data = parse_json(Path(source).read_text(encoding="utf-8"), where)
         except FileNotFoundError:
             raise ValueError(f"{where}: no such file") from None
         except IsADirectoryError:
             raise ValueError(f"{where}: is a directory, not a save file") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"{where}: not a readable JSON save: {exc}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{where}: not a readable save: {exc}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{where}: a save is a JSON object")
     for key in ("title", "players", "actions"):

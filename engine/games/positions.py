@@ -127,10 +127,10 @@ def _position_turn(position: Position) -> dict:
 
 
 def _position_options(position: Position) -> list[str]:
-    options = getattr(position, "options", None)
-    if options is None:
-        options = position.extras.get("optional_rules") or []
-    return [str(o) for o in options]
+    """The game options: the record's ``extras.optional_rules`` and the position's route
+    ``options`` (``allow_west_west``)."""
+    rules = [str(o) for o in position.extras.get("optional_rules") or []]
+    return list(dict.fromkeys([*rules, *(str(o) for o in position.options)]))
 
 
 class _Builder:

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.model.jsonio import JSONInputError, parse_json
+
 __all__ = [
     "PositionError",
     "Position",
@@ -311,17 +313,16 @@ def load_position(source: str | Path | dict, title=None) -> Position:
                 text = Path(source).read_text(encoding="utf-8")
             except FileNotFoundError:
                 raise PositionError(f"{name}: no such file") from None
+            except IsADirectoryError:
+                raise PositionError(f"{name}: is a directory, not a position file") from None
             except (OSError, UnicodeDecodeError) as exc:
-                raise PositionError(f"{name}: cannot read: {exc}") from None
+                raise PositionError(f"{name}: cannot read: {exc.strerror or exc}") from None
         else:
             text = source
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PositionError(
-                f"{name or 'position'}: invalid JSON at line {exc.lineno} column {exc.colno}: "
-                f"{exc.msg}"
-            ) from None
+            data = parse_json(text, name or "position")
+        except JSONInputError as exc:
+            raise PositionError(str(exc)) from None
     pos = position_from_dict(data, name)
     if title is not None:
         check_position(pos, title)
@@ -419,6 +420,7 @@ def check_position(position: Position, title):
             raise PositionError(
                 f"{src}trains[{i}]: unknown train {name!r} (known: {sorted(set(known_trains))})"
             )
+    _check_trains(position, data, src, operators)
     for i, option in enumerate(position.options):
         if option not in title.options:
             known = ", ".join(title.options) or "none"
@@ -435,6 +437,7 @@ def check_position(position: Position, title):
         raise
     except ValueError as exc:
         raise PositionError(f"{src}{exc}") from None
+    _check_tile_colours(position, board, data, src)
     per_city: Counter = Counter()
     for i, tok in enumerate(position.tokens):
         at = f"{src}tokens[{i}]"
@@ -457,11 +460,13 @@ def check_position(position: Position, title):
                 f"{at}: too many tokens in {tok.hex} city {tok.city} ({here} for {slots} "
                 f"slot{'s' if slots != 1 else ''})"
             )
+    _check_token_count(position, operators, data, src)
+    _check_owned_once(position, src)
     for i, a in enumerate(position.assignments):
         at = f"{src}assignments[{i}]"
         if a.hex not in board:
             raise PositionError(f"{at}: hex {a.hex!r} is not on the {title.id} map")
-        if a.company not in everyone:
+        if a.company not in everyone and a.company not in getattr(data, "MARKER_OWNERS", ()):
             raise PositionError(f"{at}: unknown company {a.company!r}")
     if title.check_position is not None:
         try:
@@ -471,3 +476,124 @@ def check_position(position: Position, title):
         except ValueError as exc:
             raise PositionError(f"{src}{exc}") from None
     return board
+
+
+def _base_trains(data) -> dict[str, dict]:
+    """Train name (variants included) -> the train spec it belongs to."""
+    out = {}
+    for spec in getattr(data, "TRAINS", []) or []:
+        out[str(spec["name"])] = spec
+        for v in spec.get("variants", []) or []:
+            out[str(v["name"])] = spec
+    return out
+
+
+def _phase_index(data, phase: str) -> int:
+    return [str(p["name"]) for p in data.PHASES].index(str(phase))
+
+
+def _reached(data, train_name: str | None, phase: str) -> bool:
+    """Has the phase that the first ``train_name`` starts come by ``phase``?"""
+    if train_name is None:
+        return False
+    names = [str(p.get("on")) for p in data.PHASES]
+    if str(train_name) not in names:
+        return False
+    return names.index(str(train_name)) <= _phase_index(data, phase)
+
+
+def _most_trains(spec: dict) -> int | None:
+    """The most trains of ``spec`` a game of the title has (None: unlimited)."""
+    num = spec.get("num")
+    if isinstance(num, dict):
+        return max(int(v) for v in num.values())
+    return None if num is None or int(num) >= 99 else int(num)
+
+
+def _check_trains(position: Position, data, src: str, operators: dict) -> None:
+    """Trains the title's phase allows: none rusted, no more of a kind than the game has,
+    and no more counted trains than the phase's train limit (obsolete ones do not count).
+
+    A position's trains are the company's trains that may run; a company never holds more
+    than the limit after the purchase that brought it there (it must discard at once)."""
+    bases = _base_trains(data)
+    phase = next(p for p in data.PHASES if str(p["name"]) == position.phase)
+    counted = Counter()
+    for i, name in enumerate(position.trains):
+        spec = bases[name]
+        if _reached(data, spec.get("rusts_on"), position.phase):
+            raise PositionError(
+                f"{src}trains[{i}]: a {name} train has rusted by phase {position.phase}"
+            )
+        counted[str(spec["name"])] += 1
+        most = _most_trains(spec)
+        if most is not None and counted[str(spec["name"])] > most:
+            raise PositionError(
+                f"{src}trains[{i}]: {data.__name__.split('.')[-2]} has only {most} "
+                f"{spec['name']} trains"
+            )
+    limit = phase.get("train_limit")
+    if isinstance(limit, dict):
+        kind = "minor" if position.company in _entities(data, "MINORS") else "major"
+        limit = limit.get(kind)
+    if not isinstance(limit, int):
+        return
+    live = sum(1 for name in position.trains
+               if not _reached(data, bases[name].get("obsolete_on"), position.phase))  # fmt: skip
+    if live > limit:
+        raise PositionError(
+            f"{src}trains: {position.company} has {live} trains but phase {position.phase}'s "
+            f"train limit is {limit}"
+        )
+
+
+def _check_tile_colours(position: Position, board, data, src: str) -> None:
+    """Every laid tile's colour is one the phase allows (or an earlier phase allowed)."""
+    phase = next(p for p in data.PHASES if str(p["name"]) == position.phase)
+    allowed = set(phase.get("tiles", []) or [])
+    if not allowed:
+        return
+    for i, lay in enumerate(position.tiles):
+        color = board.placed(lay.hex).tile.color
+        if color not in allowed:
+            raise PositionError(
+                f"{src}tiles[{i}]: hex {lay.hex}: tile {lay.tile} is {color}, which phase "
+                f"{position.phase} does not allow (allowed: {', '.join(sorted(allowed))})"
+            )
+
+
+def _check_token_count(position: Position, operators: dict, data, src: str) -> None:
+    """No company has more station tokens on the map than its charter gives it plus the
+    tokens its title lets it gain (``data.EXTRA_TOKENS``: taken over from bought minors or
+    given by privates; ``data.TOKEN_LIMITS``: a company's total where it is not its charter's,
+    e.g. a national's)."""
+    used = Counter(t.company for t in position.tokens)
+    extra = int(getattr(data, "EXTRA_TOKENS", 0))
+    limits = getattr(data, "TOKEN_LIMITS", {})
+    for sym, n in used.items():
+        spec = operators.get(sym, {})
+        tokens = spec.get("tokens")
+        if not isinstance(tokens, list):
+            continue
+        most = int(limits.get(sym, len(tokens) + extra))
+        if n > most:
+            raise PositionError(
+                f"{src}tokens: {sym} has {n} station tokens on the map but only {most}"
+            )
+
+
+def _check_owned_once(position: Position, src: str) -> None:
+    """A private company has one owner: not listed twice, nor by two companies."""
+    seen: dict[str, str] = {}
+    owners = [(position.company, position.owned_companies)]
+    others = position.extras.get("companies") or {}
+    if isinstance(others, dict):
+        owners += [(str(s), (info or {}).get("owned_companies") or [])
+                   for s, info in others.items() if isinstance(info, dict)]  # fmt: skip
+    for owner, owned in owners:
+        for sym in owned if isinstance(owned, list) else []:
+            if sym in seen:
+                raise PositionError(
+                    f"{src}owned_companies: {sym} is owned twice ({seen[sym]} and {owner})"
+                )
+            seen[sym] = owner

@@ -15,11 +15,12 @@ undo/redo exactly as 18xx.games does (tobymao/18xx ``lib/engine/game/base.rb``
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from engine.model.jsonio import JSONInputError, parse_json
 
 __all__ = [
     "ReplayError",
@@ -115,20 +116,23 @@ def load_record(source: str | Path | dict, name: str | None = None) -> Record:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise ReplayError(f"{where}: no such file") from None
+        except IsADirectoryError:
+            raise ReplayError(f"{where}: is a directory, not a record file") from None
         except (OSError, UnicodeDecodeError) as exc:
-            raise ReplayError(f"{where}: cannot read: {exc}") from None
+            why = getattr(exc, "strerror", None) or exc
+            raise ReplayError(f"{where}: cannot read: {why}") from None
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ReplayError(
-                f"{where}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-            ) from None
+            data = parse_json(text, where)
+        except JSONInputError as exc:
+            raise ReplayError(str(exc)) from None
         name = name or path.stem
     if not isinstance(data, dict):
         raise ReplayError(f"{where}: not an 18xx.games game export (expected a JSON object)")
     for key in ("title", "actions", "players"):
         if key not in data:
             raise ReplayError(f"{where}: not an 18xx.games game export (no {key!r})")
+    if not isinstance(data["players"], list) or not data["players"]:
+        raise ReplayError(f"{where}: 'players' must be a non-empty list")
     if not isinstance(data["actions"], list) or not all(
         isinstance(a, dict) and "type" in a for a in data["actions"]
     ):

@@ -200,3 +200,9 @@ START_PERCENT_TO_OPERATE = 20
 # (seed: "as per the rules for Toronto"), so they are never grouped.  The gray 124 has one.
 AMSTERDAM_HEX = "D6"
 # fmt: on
+
+
+# The national's station tokens (18xx.games g_1856 ``national_token_limit``: 10); its charter
+# lists none because it takes over the merging corporations' tokens.  Positions are checked
+# against it.
+TOKEN_LIMITS = {"MESS": 10}

@@ -376,3 +376,8 @@ COMPANIES: list = []  # 1842 has no private companies in the 1830 sense; see MIN
 GEE_RUNS_TWICE = "gee_runs_twice"
 GEE = "GEE"
 # fmt: on
+
+
+# A corporation gains a station for the minor exchanged into it (economy_data CORPORATIONS
+# ``exchange``: one each, rulebook §10); positions are checked against it.
+EXTRA_TOKENS = 1

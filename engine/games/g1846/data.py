@@ -647,3 +647,10 @@ TWO_PLAYER = {
     "private_removals_per_group": 1,
     "game_end_on_final_train": True,
 }
+
+
+# Station tokens a corporation may hold beyond its charter: the token of each minor it buys
+# (Michigan Southern, Big 4: the minor's token becomes the corporation's, 18xx.games
+# g_1846 ``buy_company``) and the Chicago & Western Indiana's (``special_token.rb``: a new
+# token, not one of the charter's).  Positions are checked against it.
+EXTRA_TOKENS = 3

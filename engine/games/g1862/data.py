@@ -403,3 +403,8 @@ CORP_GROUPS = {
 # RULEBOOK starting capital by player count; 18xx.games adds 3 players: 750.
 STARTING_CASH = {3: 750, 4: 600, 5: 500, 6: 440, 7: 400}
 BANK_CASH = 22000  # RULEBOOK ("a total value of 22.000$"); 18xx.games 12000
+
+# Markers a position may carry that belong to no company: the blank station markers of
+# companies not yet floated (rulebook, "Blank markers"; the game's ``assignments``), which
+# block a city slot.
+MARKER_OWNERS = ("BLANK",)

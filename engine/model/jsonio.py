@@ -1,0 +1,79 @@
+"""Reading JSON that users give us: strict, bounded, and with messages that name the place.
+
+Python's :func:`json.loads` accepts duplicate keys (the last wins, silently), raises
+``RecursionError`` on deeply nested input and a ``ValueError`` about
+``sys.set_int_max_str_digits`` on a number of thousands of digits.  :func:`parse_json` turns
+each into a :class:`JSONInputError` whose message says where, and refuses duplicate keys.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["JSONInputError", "parse_json", "MAX_DEPTH"]
+
+#: Deepest nesting accepted (no position, record or route file comes near it).
+MAX_DEPTH = 64
+
+
+class JSONInputError(ValueError):
+    """Input that is not acceptable JSON; the message names the item and where it is."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise JSONInputError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def _depth_ok(text: str) -> bool:
+    """Is the bracket nesting of ``text`` at most :data:`MAX_DEPTH` (strings skipped)?"""
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def parse_json(text: str, where: str) -> Any:
+    """Parse ``text``, refusing duplicate keys, nesting deeper than :data:`MAX_DEPTH` and
+    numbers too long to convert.
+
+    Raises
+    ------
+    JSONInputError
+        ``"<where>: invalid JSON at line L column C: ..."``, ``"<where>: duplicate key
+        'x'"``, ``"<where>: nested more than 64 deep"`` or ``"<where>: a number with too
+        many digits"``.
+    """
+    if not _depth_ok(text):
+        raise JSONInputError(f"{where}: nested more than {MAX_DEPTH} deep")
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates)
+    except JSONInputError as exc:
+        raise JSONInputError(f"{where}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise JSONInputError(
+            f"{where}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        if "digits" in str(exc):
+            raise JSONInputError(f"{where}: a number with too many digits") from None
+        raise JSONInputError(f"{where}: unreadable JSON: {exc}") from None
