@@ -672,7 +672,11 @@ def analysis_input(t: Target) -> tuple[dict, str | None]:
     """What the what-if ranking analyses: the target's position (``turn_position`` on a
     record: trains that may still run, cash, this turn).  The one place to switch to
     ``analyse_game`` when it lands."""
-    return t.position, None
+    position = dict(t.position)
+    if position.get("cash") is not None and "cash" not in (position.get("extras") or {}):
+        # the ranking reads the treasury from extras.cash (docs/POSITIONS.md)
+        position["extras"] = {**(position.get("extras") or {}), "cash": position["cash"]}
+    return position, None
 
 
 def _companies_of_position(position) -> list[str]:
