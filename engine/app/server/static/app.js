@@ -94,9 +94,7 @@ async function openDocument(summary, hash = {}) {
   $("doc-bar").hidden = false;
   $("doc-name").textContent = summary.name;
   $("doc-title").textContent = `${summary.title} ${summary.kind}`;
-  $("whatif-table").tBodies[0].replaceChildren();
-  $("whatif-chart").replaceChildren();
-  $("whatif-summary").textContent = "";
+  clearWhatIf();
   $("history-table").replaceChildren();
   $("history-summary").textContent = "";
   $("whatif").hidden = false;
@@ -212,6 +210,7 @@ async function showPosition() {
   const action = currentAction();
   if (state.timeline) $("where").textContent = describeWhere();
   updateHash();
+  clearWhatIf();
   busy("replaying to the position…");
   let pos;
   try {
@@ -332,6 +331,12 @@ async function showDeclared(seq, base) {
 }
 
 // ------------------------------------------------------------------ what-if
+function clearWhatIf() {
+  $("whatif-table").tBodies[0].replaceChildren();
+  $("whatif-chart").replaceChildren();
+  $("whatif-summary").textContent = "";
+}
+
 async function analyse() {
   const pos = state.position;
   if (!pos) return;
