@@ -105,6 +105,22 @@ def page(server):
         browser.close()
 
 
+def _open(page, server: str, doc: str, jump: str | None = None) -> None:
+    """Load the page on ``doc`` (through its address, as a bookmark would) and go to the
+    operating round ``jump``; every test starts here, so that each runs alone too (xdist)."""
+    page.goto("about:blank")
+    page.goto(f"{server}#doc={doc}")
+    page.wait_for_selector("body[data-ready='1']")
+    if jump:
+        page.fill("#jump", jump)
+        page.click("#go")
+        page.wait_for_function(
+            "j => document.querySelector('#where').textContent.includes('(' + j + ')')", arg=jump
+        )
+    if doc.startswith("record:"):
+        _wait_solved(page, _action_shown(page))
+
+
 def _screenshot(page, path: Path) -> None:
     tmp = path.with_name(f".{path.name}.tmp.png")
     page.screenshot(path=str(tmp), full_page=True)
@@ -169,7 +185,8 @@ def test_record_at_named_or_matches_solve(page, shots):
     assert page.errors == []
 
 
-def test_step_and_company(page):
+def test_step_and_company(page, server):
+    _open(page, server, RECORD, "OR 2.2")
     before = _action_shown(page)
     page.click("#next")
     page.wait_for_function(
@@ -194,12 +211,9 @@ def test_step_and_company(page):
     assert page.inner_text("[data-testid=total]") == str(routing.solve(problem).total)
 
 
-def test_whatif_matches_analyse_position(page, shots):
-    page.fill("#jump", "OR 2.2")
-    page.click("#go")
-    page.wait_for_function("document.querySelector('#where').textContent.includes('(OR 2.2)')")
+def test_whatif_matches_analyse_position(page, server, shots):
+    _open(page, server, RECORD, "OR 2.2")
     action = _action_shown(page)
-    _wait_solved(page, action)
     page.fill("#whatif-limit", "10")
     page.click("#analyse")
     page.wait_for_selector("#whatif-chart svg rect.bar")
@@ -222,7 +236,8 @@ def test_whatif_matches_analyse_position(page, shots):
     _screenshot(page, shots / "whatif.png")
 
 
-def test_history_table(page, shots):
+def test_history_table(page, server, shots):
+    _open(page, server, RECORD)
     page.click("#load-history")
     page.wait_for_selector("#history-table td[data-action]")
     cells = page.eval_on_selector_all("#history-table td[data-action]", "els => els.length")
@@ -248,7 +263,8 @@ def test_history_table(page, shots):
         os.replace(tmp, ROOT / "docs" / "server.png")
 
 
-def test_bad_upload_shows_message(page, shots):
+def test_bad_upload_shows_message(page, server, shots):
+    _open(page, server, "example:1846-late")
     page.set_input_files(
         "#file", files=[{"name": "broken.json", "mimeType": "application/json",
                          "buffer": b'{"title": "1846", oops}'}],

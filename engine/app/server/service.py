@@ -304,7 +304,7 @@ class Service:
         except ApiError:
             raise
         except BrokenProcessPool:
-            self.workers.shutdown()
+            self.workers.reset()
             raise ApiError(503, "a worker process died; the pool restarts, try again") from None
         except RecursionError:
             raise ApiError(400, "the document is nested too deeply") from None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -128,30 +129,42 @@ class Workers:
             processes = min(2, os.cpu_count() or 1)
         self.processes = processes
         self._pool: Executor | None = None
+        self._starting = threading.Lock()
 
     def start(self) -> None:
-        if self._pool is not None:
-            return
+        with self._starting:
+            if self._pool is None:
+                self._pool = self._new_pool()
+
+    def _new_pool(self) -> Executor:
         if self.processes > 0:
             import multiprocessing
 
             context = multiprocessing.get_context("spawn")  # the server has threads: no fork
-            self._pool = ProcessPoolExecutor(
+            pool = ProcessPoolExecutor(
                 max_workers=self.processes, mp_context=context, initializer=_init_worker
             )
             # start every worker now, warmed, rather than on the first request
-            futures = [self._pool.submit(warm) for _ in range(self.processes)]
+            futures = [pool.submit(warm) for _ in range(self.processes)]
             for f in futures:
                 f.result()
-        else:
-            self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="eighteen-job")
+            return pool
+        return ThreadPoolExecutor(max_workers=4, thread_name_prefix="eighteen-job")
 
     async def run(self, fn, *args, **kw):
         """Run ``fn(*args, **kw)`` in the pool and await its result."""
-        if self._pool is None:
-            self.start()
+        pool = self._pool
+        if pool is None:
+            await asyncio.to_thread(self.start)
+            pool = self._pool
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, partial(fn, *args, **kw))
+        return await loop.run_in_executor(pool, partial(fn, *args, **kw))
+
+    def reset(self) -> None:
+        """Drop a broken pool without waiting; the next job starts a new one."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def shutdown(self) -> None:
         pool, self._pool = self._pool, None
