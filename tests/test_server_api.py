@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 import routing  # noqa: E402
 from engine.app.analysis import analyse_position  # noqa: E402
+from engine.app.cli import record_problem  # noqa: E402
 from engine.app.report import game_before  # noqa: E402
 from engine.app.server import create_app  # noqa: E402
 from engine.app.server.service import MAX_UPLOAD_BYTES  # noqa: E402
@@ -342,3 +343,25 @@ def test_fuzz_endpoints_never_500(client, run_action):
         p = client.get(f"/api/documents/{doc}/position", params=params)
         assert p.status_code < 500, (params, p.text)
     assert n_ok > 0  # some random bodies are good requests
+
+
+def test_play_save_upload(client, tmp_path):
+    from click.testing import CliRunner
+
+    from engine.app.cli import cli
+
+    save = tmp_path / "game.json"
+    res = CliRunner().invoke(cli, ["play", "1846", "--players", "3", "--seed", "2", "--bots",
+                                   "--max-actions", "2000", "--no-check", "--save", str(save)])
+    assert res.exit_code == 0, res.output
+    up = client.post("/api/documents?name=game.json", content=save.read_bytes())
+    assert up.status_code == 201, up.text
+    doc = up.json()
+    assert doc["kind"] == "save" and doc["title"] == "1846"
+    tl = client.get(f"/api/documents/{doc['id']}/timeline").json()
+    run = next(a for a in tl["actions"] if a["type"] == "run_routes")
+    assert run["number"] == run["index"] + 1  # a save numbers its actions from 1
+    sol = client.post("/api/solve", json={"doc": doc["id"], "action": run["number"]}).json()
+    problem, _view, _label = record_problem(str(save), run["number"], None)
+    assert sol["company"] == run["entity"]
+    assert sol["total"] == routing.solve(problem, time_limit=10).total
