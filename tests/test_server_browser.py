@@ -281,3 +281,34 @@ def test_bad_upload_shows_message(page, server, shots):
     page.wait_for_selector("#board-optimal svg")
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('solved')")
     assert page.is_hidden("#error") and page.is_hidden("#nav")
+
+
+def test_long_job_does_not_block_the_server(server):
+    """A what-if ranking runs in the solver process; the server keeps answering."""
+    import threading
+
+    import httpx
+
+    done = {}
+
+    def long_job() -> None:
+        body = {"doc": "example:1846-late", "time_limit": 10, "cache": False}
+        t0 = time.perf_counter()
+        done["status"] = httpx.post(f"{server}api/analyse", json=body, timeout=120).status_code
+        done["seconds"] = time.perf_counter() - t0
+
+    job = threading.Thread(target=long_job)
+    job.start()
+    time.sleep(0.3)
+    waits = []
+    with httpx.Client(timeout=30) as http:
+        while job.is_alive() and len(waits) < 50:
+            t0 = time.perf_counter()
+            assert http.get(f"{server}api/health").status_code == 200
+            assert http.get(f"{server}api/library").status_code == 200
+            waits.append(time.perf_counter() - t0)
+            time.sleep(0.05)
+    job.join()
+    assert done["status"] == 200
+    assert waits, "the analysis ended before the server could be asked"
+    assert max(waits) < 1.0, (max(waits), done["seconds"])
