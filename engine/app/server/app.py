@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from engine.app.server.runs import route_stops
 from engine.app.server.service import (
     MAX_TIME_LIMIT,
     MAX_UPLOAD_BYTES,
@@ -285,24 +286,33 @@ def create_app(workers: Workers | None = None, service: Service | None = None) -
         next ``run_routes`` declares, or none."""
         t = await service.target_async(doc, action, company)
         drawn: list[tuple[str, list[int]]] = []
+        legend: list[str] = []
         caption = t.label
+        net = t.problem.network
         if routes == "optimal":
             solution = await service.solution(t, time_limit)
-            drawn = [(r.train_name, list(r.nodes)) for r in sorted(solution.routes,
-                                                                    key=lambda r: r.train)]
+            for r in sorted(solution.routes, key=lambda r: r.train):
+                drawn.append((r.train_name, list(r.nodes)))
+                legend.append(_legend_line(t, r.train, route_stops(t.view, net, r), r.revenue))
             proven = "" if solution.optimal else f" (not proven; bound {solution.bound})"
             caption += f" - optimal {solution.total}{proven}"
         elif routes == "declared":
             if t.declared is None:
                 raise ApiError(400, f"routes=declared: the next action is no run_routes of "
                                     f"{t.company}")  # fmt: skip
-            declared = [r for r in t.declared.get("routes") or []
-                        if isinstance(r, dict) and r.get("connections")]  # fmt: skip
-            read = await asyncio.to_thread(service.read_declared, t, declared)
-            read.sort()
-            drawn = [(t.problem.trains[i].name, nodes) for i, nodes in read]
-            caption += " - declared routes"
-        svg = await asyncio.to_thread(service.render, t, drawn, caption)
+            checked = await asyncio.to_thread(service.validate, t, None)
+            if checked["legal"]:
+                for r in sorted(checked["routes"], key=lambda r: r["train_index"]):
+                    drawn.append((r["train"], r["nodes"]))
+                    legend.append(_legend_line(t, r["train_index"], r["stops"], r["revenue"]))
+                caption += f" - declared {checked['total']}"
+            else:
+                declared = [r for r in t.declared.get("routes") or []
+                            if isinstance(r, dict) and r.get("connections")]  # fmt: skip
+                read = await asyncio.to_thread(service.read_declared, t, declared)
+                drawn = [(t.problem.trains[i].name, nodes) for i, nodes in sorted(read)]
+                caption += f" - declared routes ({checked['error']})"
+        svg = await asyncio.to_thread(service.render, t, drawn, caption, legend)
         headers = {}
         if download:
             safe = "".join(ch if ch.isalnum() else "-" for ch in f"{t.doc}-{t.action}-{t.company}")
@@ -328,6 +338,12 @@ async def _read_limited(request: Request) -> bytes:
                                 "bytes (5 MB)")  # fmt: skip
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _legend_line(t: Target, train: int, stops: list[dict], revenue: int) -> str:
+    ident = t.train_ids[train] if train < len(t.train_ids) else "?"
+    names = " - ".join(s["label"] if s["counted"] else f"[{s['label']}]" for s in stops)
+    return f"{t.problem.trains[train].name} ({ident}): {names} = {revenue}"
 
 
 def _position_dict(t: Target) -> dict:

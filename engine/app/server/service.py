@@ -653,10 +653,15 @@ class Service:
         return await self.memo(key, make)
 
     # ------------------------------------------------------------------ drawing
-    def render(self, t: Target, routes: list[tuple[str, list[int]]], caption: str) -> str:
-        from engine.model.render import render_svg
+    def render(self, t: Target, routes: list[tuple[str, list[int]]], caption: str,
+               legend: list[str] | None = None) -> str:  # fmt: skip
+        """The board with ``routes`` in the company's colour (dash patterns per train),
+        tokens in their companies' colours, and a legend line per route."""
+        from engine.model.render import company_colors, render_svg
 
         view = t.view
+        colors = company_colors(view.data)
+        own = colors.get(t.company, ("#d62728", None))[0]
         return render_svg(
             view.board,
             view.position.tokens_by_city(),
@@ -665,6 +670,9 @@ class Service:
             routes,
             caption,
             network=t.problem.network,
+            company_colors=colors,
+            route_colors=[own] * len(routes),
+            legend=legend,
         )
 
 

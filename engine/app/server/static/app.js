@@ -269,9 +269,21 @@ async function solveAndDraw(seq) {
   }
 }
 
-function routeColor(container, i) {
-  const line = container.querySelector(`polyline.route[data-index="${i}"]`);
-  return line ? line.getAttribute("stroke") : "#888";
+function routeSwatch(container, i) {
+  // a sample of the route's line as drawn on the board: colour and dash pattern
+  const NS = "http://www.w3.org/2000/svg";
+  const drawn = container.querySelector(`polyline.route[data-index="${i}"]`);
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("width", "34");
+  svg.setAttribute("height", "10");
+  svg.setAttribute("class", "swatch");
+  const line = document.createElementNS(NS, "line");
+  for (const [k, v] of [["x1", 2], ["y1", 5], ["x2", 32], ["y2", 5], ["stroke-width", 4]]) line.setAttribute(k, v);
+  line.setAttribute("stroke", drawn ? drawn.getAttribute("stroke") : "#888");
+  const dash = drawn && drawn.getAttribute("stroke-dasharray");
+  if (dash) line.setAttribute("stroke-dasharray", dash);
+  svg.append(line);
+  return svg;
 }
 
 function stopsText(stops) {
@@ -285,7 +297,7 @@ function showLegend(sol) {
   routes.forEach((r, i) => {
     const bonus = Object.entries(r.bonuses).map(([k, v]) => ` + ${k} ${v}`).join("");
     body.append(el("tr", { "data-train": r.train, "data-revenue": r.revenue },
-      el("td", {}, el("span", { class: "swatch", style: `background:${routeColor($("board-optimal"), i)}` })),
+      el("td", {}, routeSwatch($("board-optimal"), i)),
       el("td", { text: `${r.train} (${r.train_id})` }),
       el("td", { text: stopsText(r.stops) + bonus }),
       el("td", { class: "num", text: String(r.revenue) })));
