@@ -181,6 +181,10 @@ def test_record_at_named_or_matches_solve(page, shots):
     href = page.get_attribute("#download-svg", "href")
     svg = page.evaluate("u => fetch(u).then(r => r.text())", href)
     assert "<svg" in svg and svg.count('class="route"') == len(ref.routes)
+    with page.expect_download() as dl:
+        page.click("#download-png")
+    png = Path(dl.value.path()).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
     _screenshot(page, shots / "record-or-2.2.png")
     assert page.errors == []
 

@@ -492,6 +492,31 @@ async function copyJson() {
   $("copied").textContent = ok ? "copied" : "select the text and copy it";
 }
 
+// ------------------------------------------------------------------ PNG
+async function downloadPng() {
+  // the browser rasterises the board's SVG: no image library on the server
+  const svgEl = $("board-optimal").querySelector("svg");
+  if (!svgEl) return;
+  const box = svgEl.viewBox.baseVal;
+  const scale = 2;
+  const img = new Image();
+  img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(new XMLSerializer().serializeToString(svgEl));
+  await img.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(box.width * scale);
+  canvas.height = Math.round(box.height * scale);
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "#fff";
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+  const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
+  const pos = state.position;
+  const a = el("a", { href: URL.createObjectURL(blob), download: `${pos.doc}-${pos.action ?? "end"}-${pos.company}.png`.replace(/[^A-Za-z0-9.-]+/g, "-") });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
 // ------------------------------------------------------------------ wiring
 function wire() {
   $("open").addEventListener("click", () => openById($("library").value));
@@ -513,6 +538,7 @@ function wire() {
   $("analyse").addEventListener("click", analyse);
   $("load-history").addEventListener("click", loadHistory);
   $("copy-json").addEventListener("click", copyJson);
+  $("download-png").addEventListener("click", () => downloadPng().catch((err) => showError(`PNG: ${err.message}`)));
 }
 
 async function start() {
