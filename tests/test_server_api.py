@@ -365,3 +365,18 @@ def test_play_save_upload(client, tmp_path):
     problem, _view, _label = record_problem(str(save), run["number"], None)
     assert sol["company"] == run["entity"]
     assert sol["total"] == routing.solve(problem, time_limit=10).total
+
+
+def test_serve_command_options():
+    from click.testing import CliRunner
+
+    from engine.app.cli import cli
+    from engine.app.cli_serve import is_loopback
+
+    assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
+    assert is_loopback("127.8.9.10") and not is_loopback("0.0.0.0")
+    assert not is_loopback("192.168.1.4") and not is_loopback("example.org")
+    res = CliRunner().invoke(cli, ["serve", "--help"])
+    assert res.exit_code == 0 and "--port" in res.output and "--open" in res.output
+    bad = CliRunner().invoke(cli, ["serve", "--port", "70000"])
+    assert bad.exit_code == 2 and "70000" in bad.output

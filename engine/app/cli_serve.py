@@ -9,10 +9,11 @@ import time
 
 import click
 
-__all__ = ["serve"]
+__all__ = ["serve", "is_loopback"]
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
+    """Is ``host`` a loopback address (only this machine can connect)?"""
     if host == "localhost":
         return True
     try:
@@ -40,7 +41,7 @@ def serve(host: str, port: int, open_browser: bool, workers: int | None) -> None
     except ImportError as exc:  # pragma: no cover - the dependencies are the project's
         raise click.ClickException(f"the server needs {exc.name}: pip install eighteen") from None
 
-    if not _is_loopback(host):
+    if not is_loopback(host):
         click.echo(f"warning: binding {host}: other machines can reach this server, which "
                    "has no authentication", err=True)  # fmt: skip
     t0 = time.perf_counter()
