@@ -215,6 +215,27 @@ def test_step_and_company(page, server):
     assert page.inner_text("[data-testid=total]") == str(routing.solve(problem).total)
 
 
+def test_stock_round_lets_a_company_be_chosen(page, server):
+    import httpx
+
+    acts = httpx.get(f"{server}api/documents/{RECORD}/timeline", timeout=60).json()["actions"]
+    first_run = next(i for i, a in enumerate(acts) if a["type"] == "run_routes")
+    stock = next(a for a in acts[first_run:] if a["round_kind"] == "stock")
+    _open(page, server, RECORD)
+    page.fill("#jump", str(stock["number"]))  # a stock round: nobody operates
+    page.click("#go")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "choose a company" in page.inner_text("#error")
+    page.select_option("#company", "GT")
+    page.wait_for_function(
+        "location.hash.includes('company=GT') && "
+        "document.querySelector('#status').textContent.startsWith('solved')"
+    )
+    problem, _view, _label = record_problem(str(RECORD_FILE), stock["number"], "GT")
+    assert page.is_hidden("#error")
+    assert page.inner_text("[data-testid=total]") == str(routing.solve(problem).total)
+
+
 def test_whatif_matches_analyse_position(page, server, shots):
     _open(page, server, RECORD, "OR 2.2")
     action = _action_shown(page)

@@ -220,6 +220,13 @@ async function showPosition() {
     busy("");
     $("main").hidden = true;
     fillCompanies(null);
+    if (state.timeline && !state.company) {
+      // nobody operates here (a stock round): any company may still be looked at
+      const select = $("company");
+      select.append(el("option", { value: "", text: "choose a company…" }));
+      for (const c of state.timeline.companies) select.append(el("option", { value: c, text: c }));
+      select.value = "";
+    }
     return showError(err.message);
   }
   if (seq !== state.seq) return;
@@ -533,7 +540,11 @@ function wire() {
   $("next-run").addEventListener("click", () => moveRun(1));
   $("go").addEventListener("click", () => jump($("jump").value));
   $("jump").addEventListener("keydown", (ev) => { if (ev.key === "Enter") jump($("jump").value); });
-  $("company").addEventListener("change", () => { state.company = $("company").value; showPosition(); });
+  $("company").addEventListener("change", () => {
+    if (!$("company").value) return;
+    state.company = $("company").value;
+    showPosition();
+  });
   $("solve").addEventListener("click", () => showPosition());
   $("analyse").addEventListener("click", analyse);
   $("load-history").addEventListener("click", loadHistory);
