@@ -466,8 +466,9 @@ from engine.app.cli_analyse import analyse as _analyse  # noqa: E402
 from engine.app.cli_batch import batch as _batch  # noqa: E402
 from engine.app.cli_history import history as _history  # noqa: E402
 from engine.app.cli_play import play as _play  # noqa: E402
+from engine.app.cli_serve import serve as _serve  # noqa: E402
 
-for _command in (_analyse, _batch, _history, _play):
+for _command in (_analyse, _batch, _history, _play, _serve):
     cli.add_command(_command)
 
 
