@@ -20,6 +20,7 @@ from engine.app.cli_common import (
     is_record_file,
     list_examples,
     one_line,
+    plain,
     record_problem,
 )
 
@@ -76,7 +77,7 @@ def _print_solution(problem, view, solution) -> None:
 
     console = Console(soft_wrap=True)
     net = problem.network
-    table = Table(title=problem.label or "routes", show_lines=False)
+    table = Table(title=plain(problem.label or "routes"), show_lines=False)
     table.add_column("train")
     table.add_column("route (stops; \\[skipped])")
     table.add_column("stop revenue", justify="right")
@@ -91,11 +92,12 @@ def _print_solution(problem, view, solution) -> None:
             label = _stop_label(view, net, n)
             stops.append(f"{label} ({int(net.node_value[n])})" if n in counted else f"[{label}]")
         bonuses = ", ".join(f"{k} {v:+d}" for k, v in r.bonuses.items()) or "-"
-        table.add_row(r.train_name, " - ".join(stops), str(r.stop_revenue), bonuses, str(r.revenue))
+        table.add_row(plain(r.train_name), plain(" - ".join(stops)), str(r.stop_revenue),
+                      plain(bonuses), str(r.revenue))  # fmt: skip
     running = {r.train for r in solution.routes}
     for i, train in enumerate(problem.trains):
         if i not in running:
-            table.add_row(train.name, "(no route)", "0", "-", "0")
+            table.add_row(plain(train.name), "(no route)", "0", "-", "0")
     console.print(table)
     seconds = solution.stats.get("seconds")
     time_text = f"{seconds:.2f} s" if isinstance(seconds, int | float) else "?"
@@ -108,7 +110,8 @@ def _print_solution(problem, view, solution) -> None:
     )
     spec = getattr(view, "spec", None)
     if spec is not None and spec.extras:
-        console.print("extras: " + ", ".join(f"{k} {v}" for k, v in spec.extras.items()))
+        console.print("extras: " + ", ".join(f"{k} {v}" for k, v in spec.extras.items()),
+                      markup=False)  # fmt: skip
 
 
 @cli.command()
@@ -174,7 +177,7 @@ def examples() -> None:
             ]
         except (OSError, ValueError, AttributeError):
             row = ["(unreadable)", "", "", ""]
-        table.add_row(name, *row)
+        table.add_row(plain(name), *(plain(x) for x in row))
     Console(soft_wrap=True).print(table)
 
 
@@ -259,18 +262,19 @@ def validate(position, routes) -> None:
     from rich.table import Table
 
     net = problem.network
-    table = Table(title=f"declared routes: {problem.label}")
+    table = Table(title=plain(f"declared routes: {problem.label}"))
     for col in ("train", "route", "bonuses", "revenue"):
         table.add_column(col)
     for r in scored.routes:
         stops = [_stop_label(view, net, n) for n in r.nodes if net.node_kind[n] != 0]
         bonuses = ", ".join(f"{k} {v:+d}" for k, v in r.bonuses.items()) or "-"
-        table.add_row(r.train_name, " - ".join(stops), bonuses, str(r.revenue))
+        table.add_row(plain(r.train_name), plain(" - ".join(stops)), plain(bonuses),
+                      str(r.revenue))  # fmt: skip
     console = Console(soft_wrap=True)
     console.print(table)
     console.print(f"total [bold]{scored.total}[/bold]")
     for note in getattr(scored, "notes", []) or []:
-        console.print(f"note: {note}")
+        console.print(f"note: {note}", markup=False)
 
 
 @cli.command()
@@ -321,17 +325,16 @@ def _turn_note(turn) -> str:
 
 def _final_table(final: dict, title: str):
     """The players' values (18xx.games ``result``) and why the game ended."""
-    from rich.markup import escape
     from rich.table import Table
 
     state = f"game end: {final['reason']}" if final["finished"] else "game in progress"
-    table = Table(title=escape(f"{title}: final scores ({state})"))
+    table = Table(title=plain(f"{title}: final scores ({state})"))
     for col in ("player", "cash", "value", "recorded"):
         table.add_column(col, justify="left" if col == "player" else "right")
     recorded = final.get("recorded_result") or {}
     for p in final["players"]:
         theirs = recorded.get(str(p["id"]))
-        table.add_row(escape(str(p["name"])), str(p["cash"]), str(p["value"]),
+        table.add_row(plain(str(p["name"])), str(p["cash"]), str(p["value"]),
                       "-" if theirs is None else str(theirs))  # fmt: skip
     return table
 
@@ -343,9 +346,9 @@ def _turn_row(turn, footnote: str) -> list[str]:
     gap = turn.gap
     return [
         str(turn.action_id),
-        turn.company,
-        turn.phase,
-        " ".join(turn.trains),
+        plain(turn.company),
+        plain(turn.phase),
+        plain(" ".join(turn.trains)),
         num(turn.declared),
         num(turn.scored),
         num(turn.optimum),
@@ -380,7 +383,6 @@ def replay(record, report_path, export_dir, every_action, time_limit, lenient) -
     """Replay a game record (18xx.games export or play --save file) through the rules
     engine and score every operating run: declared, ours, optimum."""
     from rich.console import Console
-    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
@@ -404,7 +406,7 @@ def replay(record, report_path, export_dir, every_action, time_limit, lenient) -
             strict=not lenient,
             progress=lambda done, total: progress.update(task, completed=done, total=total),
         )
-    table = Table(title=escape(f"{report.record} ({report.title}): operating runs"))
+    table = Table(title=plain(f"{report.record} ({report.title}): operating runs"))
     for col, just in (
         ("action", "right"),
         ("company", "left"),

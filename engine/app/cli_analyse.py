@@ -46,6 +46,7 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
         example_path,
         is_record_file,
         operating_company,
+        plain,
         record_game,
     )
 
@@ -94,7 +95,8 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
         return
     console = Console(soft_wrap=True)
     console.print(
-        f"{result.title} phase {result.phase}: {result.company} earns [bold]{result.revenue}"
+        f"{plain(result.title)} phase {plain(result.phase)}: {plain(result.company)} earns "
+        f"[bold]{result.revenue}"
         f"[/bold] now ({'optimal' if result.optimal else 'not proven optimal'})"
     )
     companies = Table(title="optimal revenue of every company on the board")
@@ -102,18 +104,19 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
         companies.add_column(col, justify="right" if col == "revenue" else "left")
     for c in result.companies:
         revenue = "?" if c.revenue is None else str(c.revenue) + ("" if c.optimal else " *")
-        companies.add_row(c.company, " ".join(c.trains) or "-", revenue)
+        companies.add_row(plain(c.company), plain(" ".join(c.trains) or "-"), revenue)
     console.print(companies)
     for kind in wanted:
         moves = result.moves.get(kind, [])
-        table = Table(title=f"{kind} moves of {result.company}: {len(moves)} legal, best first")
+        table = Table(title=plain(f"{kind} moves of {result.company}: {len(moves)} legal, "
+                                  "best first"))  # fmt: skip
         for col in ("move", "cost", "revenue", "gain"):
             table.add_column(col, justify="left" if col == "move" else "right")
         for m in moves[:top]:
-            table.add_row(m.label, str(m.cost), str(m.revenue) + ("" if m.optimal else " *"),
+            table.add_row(plain(m.label), str(m.cost), str(m.revenue) + ("" if m.optimal else " *"),
                           f"{m.gain:+d}")  # fmt: skip
         console.print(table)
     for note in result.notes:
-        console.print(f"note: {note}")
+        console.print(f"note: {note}", markup=False)
     console.print(f"{sum(len(v) for v in result.moves.values())} moves solved in "
                   f"{result.seconds:.2f} s on {result.workers} worker(s)")  # fmt: skip

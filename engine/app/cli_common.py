@@ -13,6 +13,7 @@ __all__ = [
     "list_examples",
     "example_path",
     "one_line",
+    "plain",
     "is_record_file",
     "record_game",
     "operating_company",
@@ -93,3 +94,11 @@ def record_problem(path: str, action: int | None, company: str | None):
     sym = operating_company(rep.game, company, where, need_operating=False)
     problem, view = rep.game.route_problem(sym, full_board=True)
     return problem, view, f"{rep.name} {where.split(' ', 1)[1]}: {sym} phase {view.position.phase}"
+
+
+def plain(value: object) -> str:
+    """``value`` as text that the terminal library shows as it is: user-supplied names
+    (players, companies, files) may contain ``[``, which would otherwise read as markup."""
+    from rich.markup import escape
+
+    return escape(str(value))

@@ -18,6 +18,7 @@ def _progress():
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+
     err = Console(stderr=True)
     return Progress(
         TextColumn("{task.description}"),
@@ -54,6 +55,7 @@ def _progress():
 def history(record, output, time_limit, boards, at, no_plots, lenient) -> None:
     """Per operating round, each company's declared and optimal revenue, as one HTML file."""
     from engine.app import history as hist
+    from engine.app.cli_common import plain
     from engine.games import load_record
 
     out = Path(output)
@@ -69,7 +71,7 @@ def history(record, output, time_limit, boards, at, no_plots, lenient) -> None:
                 "the plots need matplotlib (pip install matplotlib), or pass --no-plots"
             ) from None
     with _progress() as progress:
-        task = progress.add_task(f"replaying {Path(record).stem}", total=1)
+        task = progress.add_task(f"replaying {plain(Path(record).stem)}", total=1)
 
         def tick(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
