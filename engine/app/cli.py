@@ -19,9 +19,11 @@ from engine.app.cli_common import (
     examples_dir,
     is_record_file,
     list_examples,
+    note_compiling,
     one_line,
     plain,
     record_problem,
+    time_limit_options,
 )
 
 __all__ = ["main", "cli", "examples_dir", "list_examples"]
@@ -126,7 +128,7 @@ def _print_solution(problem, view, solution) -> None:
     help="With a record: the company to solve (default: the one operating).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the Solution as JSON.")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds.")
+@time_limit_options()
 @click.option(
     "--method",
     type=click.Choice(["auto", "numba", "cpsat"]),
@@ -146,6 +148,7 @@ def solve(position, example, action, company, as_json, time_limit, method) -> No
         if action is not None or company is not None:
             raise click.UsageError("--action and --company go with a game record, not a position")
         problem, view = _load_problem(position, example)
+    note_compiling()
     solution = routing.solve(problem, time_limit=time_limit, method=method)
     if as_json:
         click.echo(solution.to_json(indent=2))
@@ -281,7 +284,7 @@ def validate(position, routes) -> None:
 @click.argument("position", required=False, type=click.Path(dir_okay=False))
 @click.option("--example", "example", metavar="NAME", help="Render a bundled example.")
 @click.option("--routes", "with_routes", is_flag=True, help="Solve and draw the optimal routes.")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=None)
+@time_limit_options()
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
 def render(position, example, with_routes, time_limit, output) -> None:
     """Draw POSITION as an SVG board (optionally with its optimal routes)."""
@@ -373,7 +376,7 @@ def _turn_row(turn, footnote: str) -> list[str]:
     "--every-action", is_flag=True,
     help="With --export-positions: a position before every action, not only at runs.",
 )
-@click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds a solve.")
+@time_limit_options(what="each run's solve")
 @click.option(
     "--lenient", is_flag=True,
     help="Skip actions the engine refuses (noted; every later figure is marked) instead of "

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from engine.app.cli_common import time_limit_options
+
 __all__ = ["analyse"]
 
 
@@ -27,8 +29,8 @@ __all__ = ["analyse"]
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Moves shown per kind (the JSON form lists all).")  # fmt: skip
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: every core).")  # fmt: skip
-@click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds a solve.")
+              help="Worker processes (default and most: the machine's cores).")  # fmt: skip
+@time_limit_options(what="each move's solve")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole analysis as JSON.")
 def analyse(position, example, company, action, kinds, top, workers, time_limit,
             as_json) -> None:  # fmt: skip
@@ -45,9 +47,11 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
     from engine.app.cli_common import (
         example_path,
         is_record_file,
+        note_compiling,
         operating_company,
         plain,
         record_game,
+        workers_option_value,
     )
 
     if example and position:
@@ -63,6 +67,8 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
         game = rep.game
     elif action is not None:
         raise click.UsageError("--action goes with a game record, not a position")
+    workers = workers_option_value(workers)
+    note_compiling()
     wanted = tuple(k.strip() for k in kinds.split(",") if k.strip())
     bad = [k for k in wanted if k not in MOVE_KINDS]
     if bad or not wanted:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import click
 
+from engine.app.cli_common import time_limit_options
+
 __all__ = ["batch", "EXIT_ITEMS_FAILED"]
 
 #: Exit status of a batch that finished with some failed items.
@@ -41,7 +43,7 @@ EXIT_ITEMS_FAILED = 3
     default=None,
     help="Worker processes of the local cluster (default: one per core).",
 )
-@click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds a solve.")
+@time_limit_options(default=None)
 @click.option("--lenient", is_flag=True, help="Records: apply actions the rules forbid.")
 @click.option("--retry-failed", is_flag=True, help="Redo items the journal holds as failed.")
 def batch(inputs, out, scheduler, workers, time_limit, lenient, retry_failed) -> None:

@@ -3,6 +3,7 @@ record stopped at an action."""
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -14,6 +15,10 @@ __all__ = [
     "example_path",
     "one_line",
     "plain",
+    "time_limit_options",
+    "workers_option_value",
+    "DEFAULT_TIME_LIMIT",
+    "note_compiling",
     "is_record_file",
     "record_game",
     "operating_company",
@@ -102,3 +107,58 @@ def plain(value: object) -> str:
     from rich.markup import escape
 
     return escape(str(value))
+
+
+#: Seconds a solve may take in the interactive commands unless ``--no-time-limit``; a solve
+#: stopped by it returns the best routes found and a proven bound (marked "not proven").
+DEFAULT_TIME_LIMIT = 60.0
+
+
+def time_limit_options(default: float | None = DEFAULT_TIME_LIMIT, what: str = "a solve"):
+    """``--time-limit SECONDS`` (a number > 0; every command reads it the same way) and
+    ``--no-time-limit``; the command receives ``time_limit`` (None: no limit)."""
+    shown = f"{default:g} s" if default is not None else "none"
+
+    def decorate(command):
+        @functools.wraps(command)
+        def run(*args, no_time_limit: bool = False, **kwargs):
+            if no_time_limit:
+                kwargs["time_limit"] = None
+            return command(*args, **kwargs)
+
+        run = click.option(
+            "--no-time-limit", is_flag=True,
+            help="Solve to the proven optimum however long it takes.",
+        )(run)  # fmt: skip
+        return click.option(
+            "--time-limit", type=click.FloatRange(min=0, min_open=True), default=default,
+            metavar="SECONDS",
+            help=f"Seconds {what} may take (default: {shown}); past it the best routes found "
+            "so far and a proven bound are given.",
+        )(run)  # fmt: skip
+
+    return decorate
+
+
+def workers_option_value(workers: int | None, echo=None) -> int:
+    """``--workers``: at most the machine's cores (more only queue up), with a note."""
+    cores = os.cpu_count() or 1
+    if workers is None:
+        return cores
+    if workers > cores:
+        (echo or (lambda text: click.echo(text, err=True)))(
+            f"note: --workers {workers} is more than this machine's {cores} cores; using {cores}"
+        )
+        return cores
+    return workers
+
+
+def note_compiling() -> None:
+    """Say so on standard error when the solver's compiled kernels are not cached yet (the
+    first run compiles them for about half a minute)."""
+    import routing
+
+    cache = Path(os.environ.get("NUMBA_CACHE_DIR") or Path(routing.__file__).parent / "__pycache__")
+    cached = cache.is_dir() and any(cache.rglob("*.nbi"))
+    if not cached:
+        click.echo("compiling the solver's kernels (first run only, about 30 s) ...", err=True)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from engine.app.cli_common import time_limit_options
+
 __all__ = ["history"]
 
 
@@ -35,8 +37,7 @@ def _progress():
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False), required=True, help="HTML file to write."
 )
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Seconds a solve.")  # fmt: skip
+@time_limit_options(what="each run's solve")
 @click.option(
     "--boards",
     type=click.IntRange(min=0),

@@ -339,4 +339,6 @@ def load_record(source: str | Path | dict, name: str | None = None) -> Record:
         raise ReplayError(
             f"{record.name}: title {record.title!r} is not supported (supported: {playable})"
         ) from None
+    if not record.players:
+        raise ReplayError(f"{record.name}: the record has no players")
     return record

@@ -131,8 +131,8 @@ def load_record(source: str | Path | dict, name: str | None = None) -> Record:
     for key in ("title", "actions", "players"):
         if key not in data:
             raise ReplayError(f"{where}: not an 18xx.games game export (no {key!r})")
-    if not isinstance(data["players"], list) or not data["players"]:
-        raise ReplayError(f"{where}: 'players' must be a non-empty list")
+    if not isinstance(data["players"], list):
+        raise ReplayError(f"{where}: 'players' must be a list")
     if not isinstance(data["actions"], list) or not all(
         isinstance(a, dict) and "type" in a for a in data["actions"]
     ):
