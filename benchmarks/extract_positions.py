@@ -1,6 +1,6 @@
 """Extract real 1846 positions from 18xx.games action logs into ``benchmarks/positions/``.
 
-A record (``/work/shared/records/1846/*.json``) is the full action log of a game played on
+A record (``tests/data/records/1846/*.json``) is the full action log of a game played on
 18xx.games.  This module replays the parts of it that shape a route search -- tile lays,
 tokens, pars, train purchases, company purchases, assignments and the phase events -- and
 takes a snapshot of the board just before each ``run_routes`` action.  The replay follows the
@@ -46,7 +46,7 @@ from engine.model.board import Board
 from engine.model.position import save_position
 from engine.model.tiles.parse import Edge, NodeRef
 
-RECORDS = Path("/work/shared/records/1846")
+RECORDS = Path("tests/data/records/1846")
 HERE = Path(__file__).resolve().parent
 POSITIONS = HERE / "positions"
 EXAMPLES = HERE.parent / "engine" / "examples"
@@ -529,7 +529,7 @@ def extract(records: list[Path], scale: float, out: Path) -> dict:
             pos["extras"] = {
                 **pos["extras"],
                 "source": (
-                    f"18xx.games record {stem} (/work/shared/records/1846/{path.name}): the board "
+                    f"18xx.games record {stem} (tests/data/records/1846/{path.name}): the board "
                     f"just before action {snap.action['id']} (run_routes by {pos['company']}), "
                     "replayed by benchmarks/extract_positions.py, undo/redo honoured"
                 ),

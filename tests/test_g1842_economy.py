@@ -1,6 +1,6 @@
 """1842 economy (non-route rules): the rulebook's own examples, every function, invariants.
 
-Oracle: ``/work/shared/seeds/1842-schleswig-holstein-rules.txt`` (sections as printed).  The
+Oracle: ``../shared/seeds/1842-schleswig-holstein-rules.txt`` (sections as printed).  The
 stock market is reconstructed (``economy_data.MARKET``); tests that walk it name the fields
 by (row, column) with their values in comments, so a change of the guessed grid shows here.
 """

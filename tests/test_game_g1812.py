@@ -1,6 +1,6 @@
 """1812 rules engine: hand-built checks of the special rules, each with its arithmetic.
 
-Rulebook: /work/shared/seeds/1812-rules.txt (v1.0a), section numbers in the comments.
+Rulebook: ../shared/seeds/1812-rules.txt (v1.0a), section numbers in the comments.
 Stock market (economy_data.MARKET): 40 45 50 55 60 65 70 80 90 100 110 120 135 150 165 ...
 Revenues are fixed by hand (the optimiser is tested in test_g1812_rules.py): a test that
 needs earnings replaces the game's ``optimal_run`` by a table.

@@ -1,6 +1,6 @@
 """1836Jr-30 rules engine: hand-built rule checks, each with its arithmetic.
 
-Facts: the seed rulebook (/work/shared/seeds/1836jr-rules.txt, 1836Jr-30 = 1830 with changes)
+Facts: the seed rulebook (../shared/seeds/1836jr-rules.txt, 1836Jr-30 = 1830 with changes)
 and tobymao/18xx @111f7f69 (g_1836_jr30/game.rb, entities.rb; step/waterfall_auction.rb,
 buy_sell_par_shares.rb, dividend.rb, buy_train.rb, buy_single_train_of_type.rb).
 Market (row 0): 60y 67 71 76 82 90 [100p] 112 ...; row 1: ... 82 [90p] 100 ...;

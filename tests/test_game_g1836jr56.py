@@ -1,6 +1,6 @@
 """1836Jr-56 rules engine: hand-built checks of each 1856 rule, with their arithmetic.
 
-Facts: the seed rulebook (/work/shared/seeds/1836jr-rules.txt, 1836Jr-56 = 1856 with changes)
+Facts: the seed rulebook (../shared/seeds/1836jr-rules.txt, 1836Jr-56 = 1856 with changes)
 and tobymao/18xx @111f7f69 (g_1836_jr56/game.rb; g_1856/game.rb, corporation.rb,
 round/operating.rb, step/loan.rb, dividend.rb, cash_crisis.rb, nationalization_payoff.rb).
 Market row 0: 70 75 80 90 [100p] 110 125 150 ...; par prices 100 90 80 75 70 65; privates

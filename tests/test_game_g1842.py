@@ -1,6 +1,6 @@
 """1842 rules engine: hand-built rule checks, each with its arithmetic.
 
-Oracle: the rulebook ``/work/shared/seeds/1842-schleswig-holstein-rules.txt`` (sections as
+Oracle: the rulebook ``../shared/seeds/1842-schleswig-holstein-rules.txt`` (sections as
 printed).  Figures the rulebook lacks are the reconstruction's (``economy_data``,
 ``data``): face values AKE 100, SE 86; companies HBE 200, KE 220, RE 240, GEE 260, SSE 280
 (each with a 2-train worth 100 M); trains 2: 100, 3: 200, 4: 300, 5: 450.  Market rows

@@ -22,9 +22,11 @@ from engine.app.cli_common import (
     note_compiling,
     one_line,
     plain,
+    read_input,
     record_problem,
     time_limit_options,
 )
+from engine.app.files import write_text_atomic
 
 __all__ = ["main", "cli", "examples_dir", "list_examples"]
 
@@ -49,18 +51,21 @@ class _Group(click.Group):
             ) from None
 
 
-@click.group(cls=_Group)
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="eighteen", prog_name="eighteen")
 def cli() -> None:
     """Provably optimal route revenue for 18xx positions."""
 
 
-def _load_problem(position: str | None, example: str | None):
+def _load_problem(position: str | dict | None, example: str | None):
     from engine.games import build_problem
 
     if example and position:
         raise click.UsageError("give a POSITION file or --example, not both")
     if not example and not position:
         raise click.UsageError("give a POSITION file or --example NAME")
+    if isinstance(position, dict):
+        return build_problem(position)
     path = example_path(example) if example else Path(position)
     return build_problem(str(path))
 
@@ -117,7 +122,7 @@ def _print_solution(problem, view, solution) -> None:
 
 
 @cli.command()
-@click.argument("position", required=False, type=click.Path(dir_okay=False))
+@click.argument("position", required=False)
 @click.option("--example", "example", metavar="NAME", help="Solve a bundled example position.")
 @click.option(
     "--action", "action", type=int, default=None, metavar="N",
@@ -141,6 +146,7 @@ def solve(position, example, action, company, as_json, time_limit, method) -> No
     or a ``play --save`` file, finished or in progress) at one of its actions."""
     import routing
 
+    position = read_input(position) if position else position
     if position and not example and is_record_file(position):
         problem, view, label = record_problem(position, action, company)
         problem = routing.Problem(problem.network, problem.trains, problem.rules, label=label)
@@ -249,13 +255,13 @@ def _read_routes(path: str, view, problem) -> list[tuple[int, list[int]]]:
 
 
 @cli.command()
-@click.argument("position", type=click.Path(dir_okay=False))
-@click.argument("routes", type=click.Path(dir_okay=False))
+@click.argument("position")
+@click.argument("routes")
 def validate(position, routes) -> None:
     """Score the routes declared in ROUTES for POSITION, or say which rule they break."""
     import routing
 
-    problem, view = _load_problem(position, None)
+    problem, view = _load_problem(read_input(position), None)
     declared = _read_routes(routes, view, problem)
     try:
         scored = routing.validate(problem, declared)
@@ -281,16 +287,16 @@ def validate(position, routes) -> None:
 
 
 @cli.command()
-@click.argument("position", required=False, type=click.Path(dir_okay=False))
+@click.argument("position", required=False)
 @click.option("--example", "example", metavar="NAME", help="Render a bundled example.")
 @click.option("--routes", "with_routes", is_flag=True, help="Solve and draw the optimal routes.")
 @time_limit_options()
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
+@click.option("-o", "--output", required=True, help="SVG file to write.")
 def render(position, example, with_routes, time_limit, output) -> None:
     """Draw POSITION as an SVG board (optionally with its optimal routes)."""
     from engine.model.render import render_svg
 
-    problem, view = _load_problem(position, example)
+    problem, view = _load_problem(read_input(position) if position else None, example)
     routes = []
     caption = problem.label
     if with_routes:
@@ -308,7 +314,7 @@ def render(position, example, with_routes, time_limit, output) -> None:
         caption,
         network=problem.network,
     )
-    Path(output).write_text(svg, encoding="utf-8")
+    write_text_atomic(output, svg)
     click.echo(f"wrote {output}")
 
 
@@ -362,10 +368,8 @@ def _turn_row(turn, footnote: str) -> list[str]:
 
 
 @cli.command()
-@click.argument("record", type=click.Path(dir_okay=False))
-@click.option(
-    "--report", "report_path", type=click.Path(dir_okay=False), help="Write a JSON report."
-)
+@click.argument("record")
+@click.option("--report", "report_path", help="Write a JSON report.")
 @click.option(
     "--export-positions",
     "export_dir",
@@ -404,7 +408,7 @@ def replay(record, report_path, export_dir, every_action, time_limit, lenient) -
     with progress:
         task = progress.add_task("record", total=1)
         report = rp.replay(
-            record,
+            read_input(record),
             time_limit=time_limit,
             strict=not lenient,
             progress=lambda done, total: progress.update(task, completed=done, total=total),

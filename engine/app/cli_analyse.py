@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
@@ -13,7 +12,7 @@ __all__ = ["analyse"]
 
 
 @click.command()
-@click.argument("position", required=False, type=click.Path(dir_okay=False))
+@click.argument("position", required=False)
 @click.option("--example", metavar="NAME", help="Analyse a bundled example position.")
 @click.option("--company", metavar="SYM", help="Company to analyse (default: the position's).")
 @click.option(
@@ -50,6 +49,7 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
         note_compiling,
         operating_company,
         plain,
+        read_input,
         record_game,
         workers_option_value,
     )
@@ -58,10 +58,11 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
         raise click.UsageError("give a POSITION file or --example, not both")
     if not example and not position:
         raise click.UsageError("give a POSITION file or --example NAME")
-    path = example_path(example) if example else Path(position)
+    source = read_input(position) if position and not example else None
+    path = example_path(example) if example else source
     game = None
-    if not example and is_record_file(str(path)):
-        rep = record_game(str(path), action)
+    if not example and is_record_file(path if isinstance(path, dict) else str(path)):
+        rep = record_game(path, action)
         where = f"{rep.name} at action {action}" if action is not None else f"{rep.name} (now)"
         company = operating_company(rep.game, company, where, need_operating=True)
         game = rep.game
@@ -89,7 +90,7 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
         task = progress.add_task("moves", total=None)
         analyse_one = analyse_position if game is None else analyse_game
         result = analyse_one(
-            str(path) if game is None else game,
+            (path if isinstance(path, dict) else str(path)) if game is None else game,
             company=company,
             kinds=wanted,
             workers=workers,

@@ -20,6 +20,8 @@ __all__ = [
     "DEFAULT_TIME_LIMIT",
     "note_compiling",
     "is_record_file",
+    "read_input",
+    "STDIN",
     "record_game",
     "operating_company",
     "record_problem",
@@ -50,8 +52,36 @@ def one_line(exc: BaseException) -> str:
     return " ".join(msg.split()) or type(exc).__name__
 
 
-def is_record_file(path: str) -> bool:
-    """Is ``path`` a game record (it has an action log) rather than a position file?"""
+#: The file argument that means standard input.
+STDIN = "-"
+
+
+def read_input(arg: str) -> str | dict:
+    """A command's file argument: the path as given, or for ``-`` the JSON read from
+    standard input (parsed, so that its errors name "standard input").
+
+    Raises
+    ------
+    click.ClickException
+        Standard input that is not acceptable JSON.
+    """
+    if arg != STDIN:
+        return arg
+    import sys
+
+    from engine.model.jsonio import JSONInputError, parse_json
+
+    try:
+        return parse_json(sys.stdin.read(), "standard input")
+    except JSONInputError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def is_record_file(path: str | dict) -> bool:
+    """Is ``path`` (or parsed input) a game record (it has an action log) rather than a
+    position file?"""
+    if isinstance(path, dict):
+        return "actions" in path and "phase" not in path
     try:
         with open(path, encoding="utf-8") as fh:
             head = fh.read(1 << 16)
@@ -60,7 +90,7 @@ def is_record_file(path: str) -> bool:
     return '"actions"' in head and '"phase"' not in head[:2000]
 
 
-def record_game(path: str, action: int | None):
+def record_game(path: str | dict, action: int | None):
     """The replay of ``path`` stopped just before ``action`` (None: after the last)."""
     from engine.app.report import game_before
 
@@ -92,7 +122,7 @@ def operating_company(game, company: str | None, where: str, need_operating: boo
     return company
 
 
-def record_problem(path: str, action: int | None, company: str | None):
+def record_problem(path: str | dict, action: int | None, company: str | None):
     """The problem, view and label of a company at an action of a record."""
     rep = record_game(path, action)
     where = f"{rep.name} at action {action}" if action is not None else f"{rep.name} (now)"

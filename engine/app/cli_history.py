@@ -33,9 +33,9 @@ def _progress():
 
 
 @click.command("history")
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("record")
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False), required=True, help="HTML file to write."
+    "-o", "--output", required=True, help="HTML file to write."
 )
 @time_limit_options(what="each run's solve")
 @click.option(
@@ -56,8 +56,8 @@ def _progress():
 def history(record, output, time_limit, boards, at, no_plots, lenient) -> None:
     """Per operating round, each company's declared and optimal revenue, as one HTML file."""
     from engine.app import history as hist
-    from engine.app.cli_common import plain
-    from engine.games import load_record
+    from engine.app.cli_common import plain, read_input
+    from engine.games import is_save, load_record
 
     out = Path(output)
     if not out.parent.is_dir():
@@ -72,13 +72,14 @@ def history(record, output, time_limit, boards, at, no_plots, lenient) -> None:
                 "the plots need matplotlib (pip install matplotlib), or pass --no-plots"
             ) from None
     with _progress() as progress:
-        task = progress.add_task(f"replaying {plain(Path(record).stem)}", total=1)
+        task = progress.add_task(f"replaying {plain(Path(record).stem or 'input')}", total=1)
 
         def tick(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        loaded = load_record(record)
-        hist.check_at(loaded, at)  # a typo in --at fails before the replay, not after
+        loaded = load_record(read_input(record))
+        if not is_save(loaded.raw):  # a save's rounds are known only from the replay
+            hist.check_at(loaded, at)  # a typo in --at fails before the replay, not after
         h = hist.game_history(loaded, time_limit=time_limit, strict=not lenient, progress=tick)
         chosen = hist.pick_boards(h, boards, at)
         if chosen:

@@ -4,7 +4,7 @@ with the winning bid going to the minor's treasury (§6.2.1).
 An :class:`Auction` is an immutable snapshot; :func:`open_auction`, :func:`raise_bid` and
 :func:`pass_bid` return the next one.  Rule breaches raise
 :class:`~.economy.RuleViolation` naming the section of the seed rulebook
-(``/work/shared/seeds/1812-rules.txt``), bad input :class:`ValueError`.
+(``../shared/seeds/1812-rules.txt``), bad input :class:`ValueError`.
 
 Rulebook sections implemented
 -----------------------------

@@ -3,7 +3,7 @@
 
 Sources
 -------
-* Rulebook v1.0a (seed text ``/work/shared/seeds/1812-rules.txt``): phases §2, routes §7.1,
+* Rulebook v1.0a (seed text ``../shared/seeds/1812-rules.txt``): phases §2, routes §7.1,
   running trains §7.3.4, train purchase §7.3.8, private companies §1.4.1/§14.2, minor
   companies §14.3.  The rulebook wins wherever it and 18xx.games differ (notes below).
 * tobymao/18xx ``lib/engine/game/g_1812/map.rb``, ``entities.rb``, ``game.rb`` @111f7f69

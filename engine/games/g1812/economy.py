@@ -2,7 +2,7 @@
 
 Pure functions and small frozen dataclasses; nothing here holds game state.  Facts come from
 :mod:`.economy_data` (and :mod:`.data` for phases); the rulebook is the seed text
-``/work/shared/seeds/1812-rules.txt`` (v1.0a).  Costs of trains, privates, station markers
+``../shared/seeds/1812-rules.txt`` (v1.0a).  Costs of trains, privates, station markers
 and new public companies are in :mod:`.economy_costs`, auctions in :mod:`.auction`, mergers,
 conversions and take-overs in :mod:`.merger`.
 

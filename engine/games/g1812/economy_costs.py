@@ -3,7 +3,7 @@ markers and starting a public company.
 
 Pure functions; facts from :mod:`.data` (trains, phases, private companies) and
 :mod:`.economy_data`.  Rule breaches raise :class:`~.economy.RuleViolation` naming the
-section of the seed rulebook (``/work/shared/seeds/1812-rules.txt``), bad input
+section of the seed rulebook (``../shared/seeds/1812-rules.txt``), bad input
 :class:`ValueError`.
 
 Rulebook sections implemented

@@ -7,7 +7,7 @@ trains (prices, counts by player number, obsolescence) and phases (train limits)
 
 Sources
 -------
-* Rulebook v1.0a, seed text ``/work/shared/seeds/1812-rules.txt`` (the oracle); the section
+* Rulebook v1.0a, seed text ``../shared/seeds/1812-rules.txt`` (the oracle); the section
   of each fact is named beside it.
 * tobymao/18xx ``lib/engine/game/g_1812/game.rb`` @111f7f69 (MIT; *prealpha* there) for the
   stock-market cells, which the seed text does not reproduce (its market is a board

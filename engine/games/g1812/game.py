@@ -1,6 +1,6 @@
 """1812 rules engine: a whole game from the private auction to the final scores.
 
-The seed rulebook (``/work/shared/seeds/1812-rules.txt``, v1.0a) is the oracle; facts the
+The seed rulebook (``../shared/seeds/1812-rules.txt``, v1.0a) is the oracle; facts the
 seed leaves out (the stock-market cells, private companies #5-#12, train counts) come from
 :mod:`.data`/:mod:`.economy_data`, which cite tobymao/18xx @111f7f69 ``g_1812``.  The
 economic arithmetic is the tested pure functions of :mod:`.economy`, :mod:`.economy_costs`,

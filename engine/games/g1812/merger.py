@@ -4,7 +4,7 @@ share offer that follows a formation.
 Pure functions on small frozen dataclasses.  Whether the minors are *connected* (§8.3,
 §8.5) is a track question for the caller (the route graph); everything else in §8 is here.
 Rule breaches raise :class:`~.economy.RuleViolation` naming the section of the seed
-rulebook (``/work/shared/seeds/1812-rules.txt``), bad input :class:`ValueError`.
+rulebook (``../shared/seeds/1812-rules.txt``), bad input :class:`ValueError`.
 
 Rulebook sections implemented
 -----------------------------

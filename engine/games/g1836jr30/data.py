@@ -5,7 +5,7 @@ Transcribed (facts only) from tobymao/18xx @111f7f698005a057d68877682486da3f1705
 ``lib/engine/game/g_1836_jr30/map.rb`` (tiles, location names, hexes, layout),
 ``lib/engine/game/g_1836_jr30/entities.rb`` (companies, corporations) and
 ``lib/engine/game/g_1836_jr30/game.rb`` (bank, certificate limits, market, phases, trains, the
-Paris/Channel-port revenue rule).  Rules: ``/work/shared/seeds/1836jr-rules.txt`` (1836Jr-30
+Paris/Channel-port revenue rule).  Rules: ``../shared/seeds/1836jr-rules.txt`` (1836Jr-30
 part; everything it does not change follows 1830).
 
 One deliberate difference from map.rb: the port hexes lose 18xx.games' ``route:never``

@@ -1,6 +1,6 @@
 """1836Jr-30 rules engine: a whole game from the private auction to the final scores.
 
-1836Jr-30 is 1830 on the Low Countries map (seed ``/work/shared/seeds/1836jr-rules.txt``);
+1836Jr-30 is 1830 on the Low Countries map (seed ``../shared/seeds/1836jr-rules.txt``);
 facts the seed leaves to 1830 follow tobymao/18xx @111f7f69 (MIT)
 ``lib/engine/game/g_1836_jr30/game.rb`` and the 1830 defaults of ``game/base.rb`` it keeps,
 cited per rule in the mixins (never copied):

@@ -7,7 +7,7 @@ Transcribed (facts only) from tobymao/18xx @111f7f698005a057d68877682486da3f1705
 ``lib/engine/game/g_1836_jr56/game.rb`` (bank, certificate limits, phases, trains,
 destinations, the Régie des Postes and Paris/Channel-port revenue rules) and
 ``lib/engine/game/g_1856/game.rb`` (the market and the +20 port-token rule 1836Jr-56 inherits).
-Rules: ``/work/shared/seeds/1836jr-rules.txt`` (1836Jr-56 part; everything it does not change
+Rules: ``../shared/seeds/1836jr-rules.txt`` (1836Jr-56 part; everything it does not change
 follows 1856).
 
 One deliberate difference from map.rb: the port hexes lose 18xx.games' ``route:never``

@@ -1,6 +1,6 @@
 """1836Jr-56 rules engine: a whole game from the private auction to the final scores.
 
-1836Jr-56 is 1856 on the Low Countries map (seed ``/work/shared/seeds/1836jr-rules.txt``,
+1836Jr-56 is 1856 on the Low Countries map (seed ``../shared/seeds/1836jr-rules.txt``,
 "1836Jr-56": everything it does not change follows 1856).  Facts the seed leaves to 1856 follow
 tobymao/18xx @111f7f69 (MIT) ``lib/engine/game/g_1836_jr56/game.rb`` and ``g_1856/`` (cited per
 rule in the mixins; read, never copied).  The game is 1836Jr-30's engine

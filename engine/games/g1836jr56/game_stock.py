@@ -1,6 +1,6 @@
 """1836Jr-56 stock rounds: capitalisation by phase, escrow, starting to operate, share units.
 
-1836Jr-56 keeps the 1856 stock rules (seed ``/work/shared/seeds/1836jr-rules.txt``: "except as
+1836Jr-56 keeps the 1856 stock rules (seed ``../shared/seeds/1836jr-rules.txt``: "except as
 stated below, all 1856 rules apply"); the facts follow tobymao/18xx @111f7f69 (MIT), read, not
 copied:
 

@@ -3,7 +3,7 @@
 
 RECONSTRUCTED: no public map of 1842 exists and 18xx.games does not implement the title.
 The board below is *our* reconstruction from the hexes and places the rulebook names
-(``/work/shared/seeds/1842-schleswig-holstein-rules.txt``), laid out on an 18xx.games pointy
+(``../shared/seeds/1842-schleswig-holstein-rules.txt``), laid out on an 18xx.games pointy
 grid so that every coordinate the rulebook gives lands where the real place is.  Everything
 not listed in :data:`RULEBOOK_FACTS` is a guess (see :data:`GUESSES`); positions and revenues
 computed on this map are *illustrative*, not those of the published game.

@@ -1,6 +1,6 @@
 """1842 Hamburg/Schleswig-Holstein: the corporations' economy as pure functions.
 
-Oracle: the rulebook ``/work/shared/seeds/1842-schleswig-holstein-rules.txt`` (section numbers
+Oracle: the rulebook ``../shared/seeds/1842-schleswig-holstein-rules.txt`` (section numbers
 as printed); 18xx.games has no 1842.  Facts come from :mod:`.economy_data`, whose stock
 market and face values are reconstructed (see ``economy_data.ECONOMY_GUESSES``).  Every public
 function validates its input and raises :class:`ValueError` naming the bad item; nothing here

@@ -1,7 +1,7 @@
 # ruff: noqa: E501
 """1842 Hamburg/Schleswig-Holstein economic facts (non-route rules) — partly RECONSTRUCTED.
 
-Source: the rulebook ``/work/shared/seeds/1842-schleswig-holstein-rules.txt`` (section numbers
+Source: the rulebook ``../shared/seeds/1842-schleswig-holstein-rules.txt`` (section numbers
 as printed).  18xx.games does not implement 1842 (no ``g_1842`` in tobymao/18xx @111f7f69), so
 there is no second source.  The rulebook's text lacks the printed stock market, the face
 values of the corporations and the charters; everything the text does not state is listed in

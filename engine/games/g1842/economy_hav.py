@@ -1,7 +1,7 @@
 """1842: the Hamburg-Altonaer-Verbindungsbahn (HAV) as pure functions.
 
 Companion of :mod:`.economy` (same conventions: the rulebook
-``/work/shared/seeds/1842-schleswig-holstein-rules.txt`` is the oracle, section numbers as
+``../shared/seeds/1842-schleswig-holstein-rules.txt`` is the oracle, section numbers as
 printed; every function validates its input and raises :class:`ValueError` naming the bad
 item).  The HAV owns no train and no station: it builds the tiles of Hamburg (L10) and
 Harburg (M9) with building tokens, earns 10 M from the bank for every route of another

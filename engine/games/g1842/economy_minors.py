@@ -1,7 +1,7 @@
 """1842: the starting package, private railways and predecessor railways as pure functions.
 
 Companion of :mod:`.economy` (same conventions: the rulebook
-``/work/shared/seeds/1842-schleswig-holstein-rules.txt`` is the oracle, section numbers as
+``../shared/seeds/1842-schleswig-holstein-rules.txt`` is the oracle, section numbers as
 printed; every function validates its input and raises :class:`ValueError` naming the bad
 item).  Private railways are numbers 1-3 (HBE, KE, RE), predecessors 4-5 (GEE -> HMBG,
 SSE -> SE).

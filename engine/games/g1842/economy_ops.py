@@ -1,7 +1,7 @@
 """1842 Hamburg/Schleswig-Holstein: operating-round economics as pure functions.
 
 Companion of :mod:`.economy` (same conventions: the rulebook
-``/work/shared/seeds/1842-schleswig-holstein-rules.txt`` is the oracle, section numbers as
+``../shared/seeds/1842-schleswig-holstein-rules.txt`` is the oracle, section numbers as
 printed; every function validates its input and raises :class:`ValueError` naming the bad
 item).
 

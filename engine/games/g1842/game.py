@@ -1,7 +1,7 @@
 """1842 Hamburg/Schleswig-Holstein rules engine: a whole game from the starting round to the
 final scores, on the RECONSTRUCTED map of :mod:`.data`.
 
-Oracle: the rulebook ``/work/shared/seeds/1842-schleswig-holstein-rules.txt`` (section
+Oracle: the rulebook ``../shared/seeds/1842-schleswig-holstein-rules.txt`` (section
 numbers as printed); 18xx.games has no 1842 (no ``g_1842`` in tobymao/18xx @111f7f69), so
 the base engine's 18xx.games conventions are kept only where the rulebook is silent.  The
 figures and the readings of ambiguous rules are those of the pure-function modules

@@ -1,6 +1,6 @@
 """1842: the Hamburg-Altonaer-Verbindungsbahn (HAV) in play.
 
-Rules (``/work/shared/seeds/1842-schleswig-holstein-rules.txt``, sections as printed), with
+Rules (``../shared/seeds/1842-schleswig-holstein-rules.txt``, sections as printed), with
 the figures and readings of :mod:`.economy_hav`:
 
 - certificates (3.4, 3.4.1, 7.5): corporations trade them in their operating turn once

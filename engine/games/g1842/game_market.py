@@ -1,7 +1,7 @@
 """The 1842 stock market as game state: tokens on the 2-D grid, their stacks and moves.
 
 The grid, its zones and every move are :mod:`.economy`'s (rulebook 8 as printed in
-``/work/shared/seeds/1842-schleswig-holstein-rules.txt``; the grid itself is a
+``../shared/seeds/1842-schleswig-holstein-rules.txt``; the grid itself is a
 reconstruction, ``economy_data.ECONOMY_GUESSES``).  This class only remembers where each
 token stands and in which order tokens share a field: a token entering an occupied field
 goes to the bottom of its stack (8), and the operating order reads the stacks (7.1 step 4).

@@ -1,7 +1,7 @@
 """1842 starting round, private and predecessor railways: start, auction, liquidation,
 transformation and surrender.
 
-Rules (``/work/shared/seeds/1842-schleswig-holstein-rules.txt``, sections as printed), with
+Rules (``../shared/seeds/1842-schleswig-holstein-rules.txt``, sections as printed), with
 the step functions and readings of :mod:`.economy_minors`:
 
 - starting round (5): every player secretly chooses a company of the starting package

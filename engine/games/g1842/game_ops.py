@@ -1,6 +1,6 @@
 """1842 operating rounds: order, track, stations, routes and revenue.
 
-Rules (``/work/shared/seeds/1842-schleswig-holstein-rules.txt``, sections as printed):
+Rules (``../shared/seeds/1842-schleswig-holstein-rules.txt``, sections as printed):
 
 - order (7.1): offers and auctions of private railways (:mod:`.game_minors`), the private
   and predecessor railways by number, the corporations by market value (highest first;

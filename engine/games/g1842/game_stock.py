@@ -1,6 +1,6 @@
 """1842 stock rounds: the starting package, certificates, limits, starts and the 100% rule.
 
-Rules (``/work/shared/seeds/1842-schleswig-holstein-rules.txt``, sections as printed) with
+Rules (``../shared/seeds/1842-schleswig-holstein-rules.txt``, sections as printed) with
 the figures and readings of :mod:`.economy` and :mod:`.economy_minors`:
 
 - first stock round (6.1): while the starting package is not sold a player buys its

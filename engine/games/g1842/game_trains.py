@@ -1,6 +1,6 @@
 """1842 trains: purchases, surplus trains, forced purchase, bankruptcy and receivership.
 
-Rules (``/work/shared/seeds/1842-schleswig-holstein-rules.txt``, sections as printed):
+Rules (``../shared/seeds/1842-schleswig-holstein-rules.txt``, sections as printed):
 
 - purchase (7.6): the lowest new train or a pool train at the card price, or another
   company's train at any price from 10 M (both companies' directors agreeing; a private
