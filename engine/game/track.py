@@ -1,4 +1,9 @@
-"""Where a company's track network reaches, and which tile lays and tokens that allows.
+"""The track walk, where a company's network reaches, and which tile lays and tokens that
+allows.
+
+:func:`walk` is the engine's one walk over tile paths; its options serve every title's
+connection checks (a company's network here, 1846's Little Miami, 1836Jr's route to a
+second stop and destinations) and the walk inside a hex of :func:`uses_fresh_track`.
 
 Facts follow tobymao/18xx @111f7f69 (MIT): ``lib/engine/graph.rb`` ``compute`` (a walk from
 every city holding the company's token; the token hexes count as reached on all sides; a
@@ -18,50 +23,77 @@ current tile and the phase's colours, so it is cached per process.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engine.model.board import path_subset
+from engine.model.board import Board, PlacedTile, path_subset
 from engine.model.fast_board import city_map
 from engine.model.hexgrid import opposite
 from engine.model.tiles.parse import Edge, NodeRef
 
 __all__ = [
-    "Reach", "reach", "extend", "tile_options", "LayOption", "legal_lays", "uses_fresh_track",
-    "tokenable_cities",
+    "Walk", "walk", "Reach", "reach", "extend", "tile_options", "LayOption", "legal_lays",
+    "uses_fresh_track", "tokenable_cities",
 ]  # fmt: skip
+
+#: A node on the map: its hex, and the kind and index of the node part on the hex's tile
+#: (``("B5", "city", 0)``; plain tuples, which hash fast).
+Node = tuple[str, str, int]
+
+#: Node kinds that count as stops for :func:`walk`'s ``stops``.
+_STOPS = frozenset({"city", "town", "offboard"})
+
+#: :func:`walk`'s ``turns``.
+_TURNS = ("never", "nodes", "always")
+
+#: Edge number -> the facing edge number, and the facing :class:`Edge` (built once: the
+#: walk crosses hex sides all the time)
+_OPPOSITE = tuple(opposite(e) for e in range(6))
+_FACING = tuple(Edge(opposite(e)) for e in range(6))
 
 
 @dataclass
-class Reach:
-    """What one company's network reaches.
+class Walk:
+    """What a :func:`walk` reached.
 
     Attributes
     ----------
     hexes : dict hex -> set of edges
-        Connected edges per hex (``graph.rb`` ``connected_hexes``).
-    cities : set of (hex, city)
-        Cities the network reaches (``connected_nodes``), blocked ones included.
+        Connected edges per hex: every edge of a path the walk took, and the facing edge of
+        the neighbour across it (``graph.rb`` ``connected_hexes``).
+    nodes : set of (hex, kind, index)
+        Nodes the walk reached (``connected_nodes``), the starts and those that end it
+        (blocked cities, offboards, ...) included.
     track : set of hex
-        Hexes holding walked track or a token: every stop of every route lies there.
+        Hexes the walk entered: every stop of every route lies there.
+    seen : set of states
+        The walk's states ``(hex, end, via)``: ``end`` is the :class:`Edge` by which it
+        entered the hex (``via`` None), a node it is at having come by path ``via`` of
+        the hex's tile (-1: a start, or any path when it may turn at nodes), or a path
+        index (a path start, ``via`` None).
+    done : bool
+        Whether the walk ended early at a goal or at enough stops.
     """
 
     hexes: dict[str, set[int]] = field(default_factory=dict)
-    cities: set[tuple[str, int]] = field(default_factory=set)
+    nodes: set[Node] = field(default_factory=set)
     track: set[str] = field(default_factory=set)
     seen: set = field(default_factory=set, repr=False)
+    done: bool = False
+
+    @property
+    def cities(self) -> set[tuple[str, int]]:
+        """``(hex, city index)`` of the cities among :attr:`nodes`."""
+        return {(h, i) for h, kind, i in self.nodes if kind == "city"}
 
 
-def _blocked(board, tokens, hex_: str, city: int, sym: str) -> bool:
-    here = tokens.get((hex_, city), ())
-    if sym in here:
-        return False
-    try:
-        return len(here) >= board.city_slots(hex_, city)
-    except ValueError:
-        return True
+class Reach(Walk):
+    """What one company's network reaches: :func:`reach`'s walk from its station tokens
+    (the token hexes count as connected on all sides)."""
 
 
-#: (tile name, colour, code, rotation) -> {end: [(path index, other end, edges of the path)]}
+#: (tile name, colour, code, rotation) -> {path end or path index: [(path index, other
+#: end, edges of the path, terminal)]}; a path index leads to both ends of that path
 _ADJ: dict[tuple, dict] = {}
 
 
@@ -73,44 +105,229 @@ def _adjacency(placed) -> dict:
         adj = {}
         for i, path in enumerate(placed.paths):
             edges = path.edges()
-            adj.setdefault(path.a, []).append((i, path.b, edges))
-            adj.setdefault(path.b, []).append((i, path.a, edges))
+            adj.setdefault(path.a, []).append((i, path.b, edges, path.terminal))
+            adj.setdefault(path.b, []).append((i, path.a, edges, path.terminal))
+            adj[i] = [(i, path.b, edges, path.terminal), (i, path.a, edges, path.terminal)]
         _ADJ[key] = adj
     return adj
+
+
+def walk(
+    board: Board,
+    starts: Iterable[tuple[str, Edge | NodeRef | int]],
+    *,
+    overlay: Mapping[str, PlacedTile] | None = None,
+    tokens: Mapping[tuple[str, int], Sequence[str]] | None = None,
+    sym: str | None = None,
+    pass_offboards: bool = False,
+    pass_terminal: bool = True,
+    no_pass: Collection = (),
+    turns: str = "never",
+    within: Collection[str] | None = None,
+    goal: Collection = (),
+    stops: int = 0,
+    no_stop: Collection[str] = (),
+    out: Walk | None = None,
+) -> Walk:
+    """Walk the track of ``board`` from ``starts``, breadth first (``node.rb``/``path.rb``
+    ``walk``, ``graph.rb`` ``compute``): the one track walk of the engine.
+
+    A walk takes every path of a tile from where it is.  At a node it goes on by the
+    node's other paths; at a hex side it crosses into the neighbour's paths on the facing
+    side (:meth:`~engine.model.board.Board.linked_neighbour`: not off the map, not over
+    an impassable border).
+
+    Parameters
+    ----------
+    board : Board
+        The map and its tiles.
+    starts : iterable of (hex, end)
+        Where the walk starts: a :class:`NodeRef` (at that node, leaving by all its
+        paths; the node counts as reached), an :class:`Edge` (entering the hex over that
+        side, as track coming from the neighbour) or a path index of the hex's tile (that
+        path, walked both ways).
+    overlay : mapping hex -> PlacedTile, optional
+        Hexes whose tile is replaced for this walk (a lay being tried; not a red, gray
+        or blue hex, whose linking :meth:`~engine.model.board.Board.linked_neighbour`
+        reads off the board).
+    tokens : mapping (hex, city) -> companies, optional
+        Station tokens: a city whose slots are all taken by companies other than ``sym``
+        ends the walk (``city.rb`` ``blocks?``).  None: no city blocks.
+    sym : str, optional
+        The company walking (its own tokens never block).
+    pass_offboards : bool
+        Whether the walk goes on through offboards (default: they end it).
+    pass_terminal : bool
+        Whether the walk goes on through the node a terminal path leads to (default:
+        yes; False as ``path.rb``, where a terminal path ends the walk).
+    no_pass : collection of hexes and (hex, kind, index) nodes
+        Nodes the walk reaches but does not go on from: those named and every node on
+        the hexes named (an avoided node, never-pass port hexes).
+    turns : {"never", "nodes", "always"}
+        Whether the walk may go back the way it came.  "never" (as a train runs): it
+        leaves a node by another path than the one it came by.  "nodes": it may leave a
+        node by the path it came by too.  "always": at a hex side it also turns into the
+        other paths of its own hex on that side (when the neighbour has track there), as
+        a walk over every path touching a reached path does.
+    within : collection of hexes, optional
+        Hexes the walk stays in: it does not cross into any other hex.
+    goal : collection of hexes, (hex, path index) paths and (hex, kind, index) nodes
+        The walk ends (``done``) as soon as it enters a hex named over a side with track
+        there, takes a path named or reaches a node named (a start counts).
+    stops : int
+        When positive, the walk ends (``done``) as soon as it has reached that many
+        distinct stops: cities, towns and offboards (the starts count), none on a hex of
+        ``no_stop``.
+    no_stop : collection of hexes
+        Hexes whose nodes are not stops for ``stops`` (``route: never``).
+    out : Walk, optional
+        A walk to go on (its states are seen already; ``starts`` may be among them).
+
+    Returns
+    -------
+    Walk
+        ``out`` (or a new :class:`Walk`) with what the walk reached, stopped early when
+        ``done``.
+
+    Raises
+    ------
+    ValueError
+        If ``turns`` is not one of its values.
+    """
+    if turns not in _TURNS:
+        raise ValueError(f"turns must be one of {_TURNS}, not {turns!r}")
+    if out is None:
+        out = Walk()
+    hexes, nodes, track, seen = out.hexes, out.nodes, out.track, out.seen
+    counted = 0
+    queue: deque = deque()
+    for hex_, end in starts:
+        if isinstance(end, NodeRef):
+            node = (hex_, end.kind, end.index)
+            nodes.add(node)
+            if node in goal:
+                out.done = True
+            queue.append((hex_, end, -1))
+        else:
+            queue.append((hex_, end, None))
+    if stops:
+        counted = sum(1 for h, kind, _i in nodes if kind in _STOPS and h not in no_stop)
+        if counted >= stops:
+            out.done = True
+    if out.done:
+        return out
+    seen.update(queue)
+    if overlay:
+
+        def placed_at(hex_: str):
+            found = overlay.get(hex_)
+            return found if found is not None else board.placed(hex_)
+
+    else:
+        placed_at = board.placed
+    linked = board.linked_neighbour
+    node_turns = turns != "never"
+    side_turns = turns == "always"
+    at_sides = side_turns or within is not None or bool(goal)
+    watch = bool(goal) or stops > 0
+    fussy = bool(no_pass) or not pass_terminal
+    adjacency, back, facing, is_edge = _adjacency, _OPPOSITE, _FACING, Edge
+    while queue:
+        hex_, end, via = queue.popleft()
+        placed = placed_at(hex_)
+        edges = hexes.setdefault(hex_, set())
+        track.add(hex_)
+        for i, other, path_edges, terminal in adjacency(placed).get(end, ()):
+            if i == via:
+                continue
+            if goal and (hex_, i) in goal:
+                out.done = True
+                return out
+            for e in path_edges:
+                edges.add(e)
+                nb = linked(hex_, e)
+                if nb is not None:
+                    hexes.setdefault(nb, set()).add(back[e])
+            if type(other) is is_edge:
+                nb = linked(hex_, other.num)
+                if nb is None:
+                    continue
+                nxt = (nb, facing[other.num], None)
+                if at_sides:
+                    if within is not None and nb not in within:
+                        continue
+                    on = adjacency(placed_at(nb)).get(nxt[1])
+                    if on and nb in goal:
+                        out.done = True
+                        return out
+                    if on and side_turns:
+                        turn = (hex_, other, None)
+                        if turn not in seen:
+                            seen.add(turn)
+                            queue.append(turn)
+            else:
+                kind = other.kind
+                index = other.index
+                node = (hex_, kind, index)
+                if not watch:
+                    nodes.add(node)
+                elif node not in nodes:
+                    nodes.add(node)
+                    if node in goal:
+                        out.done = True
+                        return out
+                    if stops and kind in _STOPS and hex_ not in no_stop:
+                        counted += 1
+                        if counted >= stops:
+                            out.done = True
+                            return out
+                if kind == "city":
+                    if tokens is not None:
+                        here = tokens.get((hex_, index), ())
+                        if sym not in here:
+                            cities = placed.tile.cities
+                            if index >= len(cities) or len(here) >= cities[index].slots:
+                                continue
+                elif kind == "offboard" and not pass_offboards:
+                    continue
+                if fussy and (
+                    (terminal and not pass_terminal) or hex_ in no_pass or node in no_pass
+                ):
+                    continue
+                nxt = (hex_, other, -1 if node_turns else i)
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return out
 
 
 def reach(board, tokens: dict[tuple[str, int], list[str]], sym: str) -> Reach:
     """Walk ``sym``'s network from its station tokens (see the module docstring).
 
-    A walk state is an edge by which the walk enters a hex, or a node of a tile (city,
-    town, junction) with the path it arrived by.  Track arriving at a hex edge always
-    continues into the neighbour, never back into the same tile, and a walk leaves a node by
-    another path than the one it came by (``path.rb``/``node.rb`` ``walk``).
+    :func:`walk` from every city holding a ``sym`` token, cities full of other
+    companies' tokens and offboards ending it; the token hexes count as connected on all
+    sides.
     """
     out = Reach()
-    queue: deque = deque()
+    starts = []
     for (hex_, city), syms in tokens.items():
         if sym not in syms:
             continue
         out.hexes.setdefault(hex_, set()).update(board.neighbours(hex_).keys())
-        out.cities.add((hex_, city))
-        queue.append((hex_, NodeRef("city", city), -1))
-    out.seen = set(queue)
-    _walk(board, tokens, sym, out, queue)
-    return out
+        starts.append((hex_, NodeRef("city", city)))
+    return walk(board, starts, tokens=tokens, sym=sym, out=out)
 
 
 def extend(board, tokens, sym: str, old: Reach, laid: list[str]) -> Reach:
     """:func:`reach` after tiles were laid on ``laid`` (same tokens): the old walk goes on
     from the edges it entered those hexes by and the tokens there (a lay only adds track
     or city slots; path numbers on the new tiles differ, so node states start again)."""
-    out = Reach({h: set(e) for h, e in old.hexes.items()}, set(old.cities), set(old.track))
+    out = Reach({h: set(e) for h, e in old.hexes.items()}, set(old.nodes), set(old.track))
     where = set(laid)
     out.seen = {s for s in old.seen if s[0] not in where or s[2] is None or s[2] == -1}
     # in a fixed order, not the set's (string hashes differ from process to process)
-    queue: deque = deque(sorted((s for s in out.seen if s[0] in where), key=_state_key))
-    _walk(board, tokens, sym, out, queue)
-    return out
+    again = sorted((s for s in out.seen if s[0] in where), key=_state_key)
+    return walk(board, [(h, end) for h, end, _via in again], tokens=tokens, sym=sym, out=out)
 
 
 def _state_key(state: tuple) -> tuple:
@@ -118,38 +335,6 @@ def _state_key(state: tuple) -> tuple:
     if isinstance(end, Edge):
         return (hex_, 0, "", end.num, -2 if via is None else via)
     return (hex_, 1, end.kind, end.index, -2 if via is None else via)
-
-
-def _walk(board, tokens, sym: str, out: Reach, queue: deque) -> None:
-    seen = out.seen
-    while queue:
-        hex_, end, via = queue.popleft()
-        edges = out.hexes.setdefault(hex_, set())
-        out.track.add(hex_)
-        for i, other, path_edges in _adjacency(board.placed(hex_)).get(end, ()):
-            if i == via:
-                continue
-            for e in path_edges:
-                edges.add(e)
-                nb = board.linked_neighbour(hex_, e)
-                if nb is not None:
-                    out.hexes.setdefault(nb, set()).add(opposite(e))
-            if isinstance(other, Edge):
-                nb = board.linked_neighbour(hex_, other.num)
-                if nb is None:
-                    continue
-                nxt = (nb, Edge(opposite(other.num)), None)
-            else:
-                if other.kind == "city":
-                    out.cities.add((hex_, other.index))
-                    if _blocked(board, tokens, hex_, other.index, sym):
-                        continue
-                elif other.kind == "offboard":
-                    continue
-                nxt = (hex_, other, i)
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
 
 
 @dataclass(frozen=True)
@@ -298,40 +483,21 @@ def uses_fresh_track(
 
 
 def _walk_fresh(board, old, sym, hex_, opt, enters, here) -> bool:
+    """:func:`walk` inside ``hex_`` with ``opt`` laid, from the edges ``enters`` and
+    ``sym``'s tokens there (``here``, following their cities to the new tile): does it
+    take a path of ``opt.fresh``?  Terminal paths end it too (``path.rb``)."""
     tile = board.manifest_tile(opt.tile)
-    paths = tile.rotated_paths(opt.rotation)
     mapping = city_map(old, tile, opt.rotation) if here else {}
-    tokens: dict[int, list[str]] = {}
+    tokens: dict[tuple[str, int], list[str]] = {}
     for c, syms in here:
         if mapping.get(c) is not None:
-            tokens.setdefault(mapping[c], []).extend(syms)
-    starts = [(Edge(e), -1) for e in enters]
-    starts += [(NodeRef("city", c), -1) for c, syms in tokens.items() if sym in syms]
-    seen = set(starts)
-    stack = list(starts)
-    while stack:
-        end, via = stack.pop()
-        for i, path in enumerate(paths):
-            if i == via:
-                continue
-            if path.a == end:
-                far = path.b
-            elif path.b == end:
-                far = path.a
-            else:
-                continue
-            if i in opt.fresh:
-                return True
-            if isinstance(far, Edge) or far.kind == "offboard" or path.terminal:
-                continue
-            if far.kind == "city":
-                here = tokens.get(far.index, [])
-                if len(here) >= tile.cities[far.index].slots and sym not in here:
-                    continue
-            if (far, i) not in seen:
-                seen.add((far, i))
-                stack.append((far, i))
-    return False
+            tokens.setdefault((hex_, mapping[c]), []).extend(syms)
+    starts = [(hex_, Edge(e)) for e in enters]
+    starts += [(hex_, NodeRef("city", c)) for (_h, c), syms in tokens.items() if sym in syms]
+    overlay = {hex_: PlacedTile(tile, opt.rotation, False)}
+    found = walk(board, starts, overlay=overlay, tokens=tokens, sym=sym, pass_terminal=False,
+                 within=(hex_,), goal={(hex_, i) for i in opt.fresh})  # fmt: skip
+    return found.done
 
 
 def legal_lays(state, sym: str, net: Reach, hexes=None) -> list[tuple[str, LayOption]]:

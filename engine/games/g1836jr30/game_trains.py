@@ -28,39 +28,13 @@ Facts from tobymao/18xx @111f7f69 (MIT) and the seed:
 
 from __future__ import annotations
 
-from collections import deque
-
 from engine.game.base import BANK
 from engine.game.state import DEPOT
+from engine.game.track import walk
 from engine.game.trains_buy import TrainBuyMixin
-from engine.model.hexgrid import opposite
-from engine.model.tiles.parse import Edge, NodeRef
+from engine.model.tiles.parse import NodeRef
 
 __all__ = ["TrainsMixin1830"]
-
-_STOPS = ("city", "town", "offboard")
-
-#: (tile name, code, rotation) -> {path end: [other ends]} (the walk's view of a tile)
-_ENDS: dict[tuple, dict] = {}
-
-
-def _ends(placed) -> dict:
-    tile = placed.tile
-    key = (tile.name, tile.code, placed.rotation)
-    ends = _ENDS.get(key)
-    if ends is None:
-        ends = {}
-        for path in placed.paths:
-            ends.setdefault(path.a, []).append(path.b)
-            ends.setdefault(path.b, []).append(path.a)
-        _ENDS[key] = ends
-    return ends
-
-
-def _full(board, tokens, hex_: str, city: int, sym: str) -> bool:
-    """A city whose slots other companies' tokens fill ends a walk (``city.rb`` ``blocks?``)."""
-    here = tokens.get((hex_, city), ())
-    return sym not in here and len(here) >= board.city_slots(hex_, city)
 
 
 class TrainsMixin1830(TrainBuyMixin):
@@ -92,34 +66,18 @@ class TrainsMixin1830(TrainBuyMixin):
         return cache[key]
 
     def _walk_stops(self, op: str) -> bool:
+        """Does a walk from one of ``op``'s token cities reach a second stop (full cities
+        of other companies and offboards end it; the Channel ports and Paris are no stops,
+        ``route: never``)?"""
         board, tokens = self.state.board, self.state.tokens
-        never = set(getattr(self.data, "PORT_HEXES", ()))
+        never = tuple(getattr(self.data, "PORT_HEXES", ()))
         for (hex_, city), syms in tokens.items():
             if op not in syms:
                 continue
-            start = (hex_, NodeRef("city", city))
-            seen, queue, stops = {start}, deque([start]), {start}
-            while queue:
-                h, end = queue.popleft()
-                for other in _ends(board.placed(h)).get(end, ()):
-                    if isinstance(other, Edge):
-                        nb = board.linked_neighbour(h, other.num)
-                        if nb is None:
-                            continue
-                        nxt = (nb, Edge(opposite(other.num)))
-                    else:
-                        nxt = (h, other)
-                        if other.kind in _STOPS and h not in never:
-                            stops.add(nxt)
-                            if len(stops) > 1:
-                                return True
-                        if other.kind == "offboard" or (
-                            other.kind == "city" and _full(board, tokens, h, other.index, op)
-                        ):
-                            continue
-                    if nxt not in seen:
-                        seen.add(nxt)
-                        queue.append(nxt)
+            found = walk(board, [(hex_, NodeRef("city", city))], tokens=tokens, sym=op,
+                         turns="nodes", stops=2, no_stop=never)  # fmt: skip
+            if found.done:
+                return True
         return False
 
     def must_buy(self, op: str) -> bool:

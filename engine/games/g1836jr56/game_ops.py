@@ -39,15 +39,12 @@ per round, privates bought in phases 3-4, the E-SF and CdH abilities) with the 1
 from __future__ import annotations
 
 import math
-from collections import deque
 
 from engine.game.base import BANK
 from engine.game.shares import POOL
-from engine.game.track import LayOption
-from engine.games.g1836jr30.game_trains import _ends
-from engine.model.hexgrid import opposite
+from engine.game.track import LayOption, walk
 from engine.model.position import Assignment
-from engine.model.tiles.parse import Edge, NodeRef
+from engine.model.tiles.parse import NodeRef
 
 __all__ = ["OperatingMixin56"]
 
@@ -235,31 +232,18 @@ class OperatingMixin56:
 
     def hexes_connected(self, start: str, goal: str) -> bool:
         """Is a city of ``start`` joined by track to ``goal`` (through anything but the
-        other cities of ``start`` and terminal port paths)?"""
+        other cities of ``start`` and terminal port paths)?  :func:`walk` from each city of
+        ``start``, tokens blocking nothing, until it enters ``goal`` over a side with track
+        there."""
         board = self.state.board
-        placed = board.placed(start)
-        cities = [(start, NodeRef("city", i)) for i in range(len(placed.tile.cities))]
+        cities = range(len(board.tile(start).cities))
         ports = set(self.data.PORT_HEXES)
         for first in cities:
-            seen = set(cities)
-            queue = deque([first])
-            while queue:
-                h, end = queue.popleft()
-                for other in _ends(board.placed(h)).get(end, ()):
-                    if isinstance(other, Edge):
-                        nb = board.linked_neighbour(h, other.num)
-                        if nb is None:
-                            continue
-                        nxt = (nb, Edge(opposite(other.num)))
-                        if nb == goal and _ends(board.placed(nb)).get(nxt[1]):
-                            return True
-                    else:
-                        if h in ports:
-                            continue
-                        nxt = (h, other)
-                    if nxt not in seen:
-                        seen.add(nxt)
-                        queue.append(nxt)
+            no_pass = ports.union((start, "city", c) for c in cities if c != first)
+            found = walk(board, [(start, NodeRef("city", first))], pass_offboards=True,
+                         no_pass=no_pass, turns="nodes", goal=(goal,))  # fmt: skip
+            if found.done:
+                return True
         return False
 
     # ------------------------------------------------------------------ tokens

@@ -25,10 +25,8 @@ and ``g_1846/game.rb`` (``preprocess_little_miami``, ``postprocess_little_miami`
 
 from __future__ import annotations
 
-from collections import deque
-
+from engine.game.track import walk
 from engine.model.board import Board, PlacedTile
-from engine.model.hexgrid import opposite
 from engine.model.tiles.parse import Edge, NodeRef
 
 __all__ = ["LM_HEXES", "LittleMiamiMixin", "hexes_connected", "new_track_used", "pair_ok"]
@@ -36,76 +34,23 @@ __all__ = ["LM_HEXES", "LittleMiamiMixin", "hexes_connected", "new_track_used", 
 #: Cincinnati and Dayton (``LITTLE_MIAMI_HEXES``).
 LM_HEXES = ("H12", "G13")
 
-#: A node on the map: (hex, kind, index on the tile).
-_Node = tuple[str, str, int]
+#: How the LM checks walk (``node.rb``/``path.rb`` ``walk`` over a ``Graph`` with
+#: ``no_blocking``): over every path touching a reached one (:func:`walk` ``turns``), no
+#: token blocks, offboards are passed, a terminal path ends the walk.
+_OPTIONS = {"turns": "always", "pass_offboards": True, "pass_terminal": False}
 
 
-class _View:
-    """The board's track with some hexes replaced (a lay being tried)."""
-
-    def __init__(self, board: Board, overlay: dict[str, PlacedTile] | None = None) -> None:
-        self.board = board
-        self.overlay = overlay or {}
-        self._paths: dict[str, tuple] = {}
-
-    def paths(self, hex_: str) -> tuple:
-        found = self._paths.get(hex_)
-        if found is None:
-            placed = self.overlay.get(hex_) or self.board.placed(hex_)
-            found = self._paths[hex_] = placed.paths
-        return found
-
-    def neighbour_paths(self, hex_: str, edge: int) -> list[tuple[str, int]]:
-        """Paths across side ``edge`` of ``hex_`` (``path.rb`` ``walk``: the neighbour's
-        paths on the facing edge; an impassable border cuts the side)."""
-        board = self.board
-        other = board.neighbours(hex_).get(edge)
-        if other is None or board.edge_cut(hex_, edge):
-            return []
-        back = Edge(opposite(edge))
-        return [(other, i) for i, p in enumerate(self.paths(other)) if back in (p.a, p.b)]
-
-    def node_paths(self, node: _Node) -> list[tuple[str, int]]:
-        hex_, kind, index = node
-        ref = NodeRef(kind, index)
-        return [(hex_, i) for i, p in enumerate(self.paths(hex_)) if ref in (p.a, p.b)]
+def _placed(board: Board, overlay: dict[str, PlacedTile] | None, hex_: str) -> PlacedTile:
+    found = (overlay or {}).get(hex_)
+    return found if found is not None else board.placed(hex_)
 
 
-def _nodes_of(hex_: str, path) -> list[_Node]:
-    return [(hex_, e.kind, e.index) for e in (path.a, path.b) if isinstance(e, NodeRef)]
+#: The LM hexes' city (``tile.cities.first``).
+_CITY = NodeRef("city", 0)
 
 
-def _walk(view: _View, start: list[tuple[str, int]], avoid: _Node | None,
-          target: _Node | None) -> set[_Node]:  # fmt: skip
-    """Nodes reached walking from the paths ``start`` (``node.rb``/``path.rb`` ``walk``
-    without blocking): a path's nodes are reached; the walk goes on through every node but
-    ``avoid`` unless the path is terminal, and across every edge of a path.  Stops early
-    once ``target`` is reached."""
-    seen = set(start)
-    queue = deque(start)
-    reached: set[_Node] = set()
-    while queue:
-        hex_, i = queue.popleft()
-        path = view.paths(hex_)[i]
-        nexts: list[tuple[str, int]] = []
-        for node in _nodes_of(hex_, path):
-            reached.add(node)
-            if node == target:
-                return reached
-            if node != avoid and not path.terminal:
-                nexts += view.node_paths(node)
-        for end in (path.a, path.b):
-            if isinstance(end, Edge):
-                nexts += view.neighbour_paths(hex_, end.num)
-        for nxt in nexts:
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
-    return reached
-
-
-def _city(hex_: str) -> _Node:
-    return (hex_, "city", 0)  # ``tile.cities.first``
+def _node_paths(placed: PlacedTile, ref: NodeRef) -> list[int]:
+    return [i for i, p in enumerate(placed.paths) if ref in (p.a, p.b)]
 
 
 def hexes_connected(board: Board, overlay: dict[str, PlacedTile] | None = None) -> bool:
@@ -118,19 +63,13 @@ def hexes_connected(board: Board, overlay: dict[str, PlacedTile] | None = None) 
     overlay : dict, optional
         Hexes whose tile is replaced for the check (a lay being tried).
     """
-    view = _View(board, overlay)
     home, other = LM_HEXES
-    start = [p for c in _home_nodes(view, home) for p in view.node_paths(c)]
-    reached = _walk(view, start, None, _city(other))
-    return any(n[0] == other for n in reached)
-
-
-def _home_nodes(view: _View, hex_: str) -> list[_Node]:
-    """``home_hex_nodes``: every city and town of the home hex's tile."""
-    placed = view.overlay.get(hex_) or view.board.placed(hex_)
-    tile = placed.tile
-    return ([(hex_, "city", i) for i in range(len(tile.cities))]
-            + [(hex_, "town", i) for i in range(len(tile.towns))])  # fmt: skip
+    tile = _placed(board, overlay, home).tile
+    # ``home_hex_nodes``: every city and town of the home hex's tile
+    starts = [(home, NodeRef("city", i)) for i in range(len(tile.cities))]
+    starts += [(home, NodeRef("town", i)) for i in range(len(tile.towns))]
+    found = walk(board, starts, overlay=overlay, goal={(other, "city", 0)}, **_OPTIONS)
+    return any(h == other for h, _kind, _i in found.nodes)
 
 
 def new_track_used(board: Board, hex_: str, new_exits, overlay=None) -> bool:
@@ -138,17 +77,20 @@ def new_track_used(board: Board, hex_: str, new_exits, overlay=None) -> bool:
     to the other LM city (``little_miami_a_new_path_used_for_connection?``)?"""
     if hex_ not in LM_HEXES:
         raise ValueError(f"hex {hex_!r} is not a Little Miami hex {LM_HEXES}")
-    view = _View(board, overlay)
-    mine = _city(hex_)
-    goal = _city(next(h for h in LM_HEXES if h != hex_))
-    if len(view.node_paths(goal)) < 2:
+    mine = (hex_, "city", 0)
+    other = next(h for h in LM_HEXES if h != hex_)
+    if len(_node_paths(_placed(board, overlay, other), _CITY)) < 2:
         return False  # the walk must leave the other city by a further path
     new_exits = set(new_exits)
-    for hp in view.node_paths(mine):
-        path = view.paths(hp[0])[hp[1]]
+    placed = _placed(board, overlay, hex_)
+    for i in _node_paths(placed, _CITY):
+        path = placed.paths[i]
         if not any(isinstance(e, Edge) and e.num in new_exits for e in (path.a, path.b)):
             continue
-        if goal in _walk(view, [hp], mine, goal):
+        # the new path, walked both ways, without passing its city again
+        found = walk(board, [(hex_, i)], overlay=overlay, no_pass={mine},
+                     goal={(other, "city", 0)}, **_OPTIONS)  # fmt: skip
+        if found.done:
             return True
     return False
 
