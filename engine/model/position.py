@@ -251,6 +251,7 @@ def position_from_dict(data: Any, source: str | None = None) -> Position:
     extras = top.get("extras", {})
     if not isinstance(extras, dict):
         raise PositionError(f"{w('extras')} must be an object")
+    _check_extras(extras, w)
     cash = top.get("cash")
     if cash is not None:
         cash = _int(cash, w("cash"))
@@ -357,10 +358,13 @@ def train_names(data) -> list[str]:
 
 
 def position_board(position: Position, title, check: bool = True):
-    """The title's board with the position's tiles laid (checked unless ``check`` is False)."""
+    """The title's board with the position's tiles laid (checked unless ``check`` is False).
+
+    Hex ids are matched case-insensitively: the position's are put in the map's spelling."""
     from engine.model.board import Board
 
     board = Board.from_data(title.data)
+    _canonical_hexes(position, board)
     src = f"{position.source}: " if position.source else ""
     for i, lay in enumerate(position.tiles):
         at = f"{src}tiles[{i}]"
@@ -597,3 +601,38 @@ def _check_owned_once(position: Position, src: str) -> None:
                     f"{src}owned_companies: {sym} is owned twice ({seen[sym]} and {owner})"
                 )
             seen[sym] = owner
+
+
+def _check_extras(extras: dict, where) -> None:
+    """The ``extras`` the engine reads have their shape: ``companies`` maps company symbols
+    to objects with ``trains`` and ``owned_companies`` lists of names; ``cash`` is a whole
+    number >= 0."""
+    companies = extras.get("companies")
+    if companies is not None:
+        if not isinstance(companies, dict):
+            raise PositionError(f"{where('extras.companies')} must be an object, "
+                                f"got {type(companies).__name__}")  # fmt: skip
+        for sym, info in companies.items():
+            at = where(f"extras.companies.{sym}")
+            if not isinstance(info, dict):
+                raise PositionError(f"{at} must be an object, got {type(info).__name__}")
+            for key in ("trains", "owned_companies"):
+                for i, name in enumerate(_list(info.get(key, []), f"{at}.{key}")):
+                    _str(name, f"{at}.{key}[{i}]")
+    if "cash" in extras:
+        cash = _int(extras["cash"], where("extras.cash"))
+        if cash < 0:
+            raise PositionError(f"{where('extras.cash')} must not be negative, got {cash}")
+
+
+def _canonical_hexes(position: Position, board) -> None:
+    """Put the position's hex ids in the map's spelling (``d6`` -> ``D6``)."""
+    spelling = {h.lower(): h for h in board.cells}
+
+    def fix(hex_: str) -> str:
+        return spelling.get(hex_.lower(), hex_)
+
+    position.tiles = [TileLay(fix(t.hex), t.tile, t.rotation) for t in position.tiles]
+    position.tokens = [Token(fix(t.hex), t.company, t.city) for t in position.tokens]
+    position.assignments = [Assignment(fix(a.hex), a.ability, a.company, a.extra)
+                            for a in position.assignments]  # fmt: skip

@@ -1,0 +1,232 @@
+"""Every command answers every bad input with one clear line that names the file and the
+item: no traceback, no "internal error", no hang, no impossible position answered.
+
+Hand-made files for each class of bad input, then hypothesis-generated mutations of real
+positions and records (``-m slow`` runs many more examples).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.app.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "engine" / "examples"
+RECORDS = ROOT / "tests" / "data" / "records"
+LATE = json.loads((EXAMPLES / "1846-late.json").read_text())
+RECORD = json.loads((RECORDS / "1846" / "222264.json").read_text())
+#: Wall seconds any refusal may take.
+QUICK = 10.0
+
+
+def _run(*args, stdin: str | None = None):
+    t0 = time.perf_counter()
+    result = CliRunner().invoke(cli, [str(a) for a in args], input=stdin)
+    return result, time.perf_counter() - t0
+
+
+def _refused(result, seconds: float, *names: str) -> str:
+    """The run failed with one line ``Error: ...`` naming every one of ``names``."""
+    out = result.output
+    assert result.exit_code in (1, 2), out
+    assert "Traceback" not in out and "internal error" not in out, out
+    assert seconds < QUICK, f"took {seconds:.1f} s"
+    line = [ln for ln in out.splitlines() if ln.startswith("Error")]
+    assert line, out
+    for name in names:
+        assert name in out, (name, out)
+    return out
+
+
+def _position(tmp_path: Path, name: str, **changes) -> Path:
+    data = json.loads(json.dumps(LATE))
+    data.update(changes)
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+# ---------------------------------------------------------------- impossible positions
+@pytest.mark.parametrize(
+    ("name", "changes", "item"),
+    [
+        # phase IV allows 2 trains: 8 x 7/8 cannot be
+        ("eight-78", {"trains": ["7/8"] * 8}, "train limit is 2"),
+        # the game has at most 9 2-trains, and they rusted on the first 6 (phase IV)
+        ("many-2s", {"trains": ["2"] * 2000}, "rusted"),
+        ("cash-negative", {"cash": -5}, "cash must not be negative"),
+        ("cash-string", {"cash": "lots"}, "cash must be an integer"),
+        ("cash-float", {"cash": 1.5}, "cash must be an integer"),
+        ("companies-x", {"extras": {"companies": "x"}}, "extras.companies must be an object"),
+        ("owned-twice", {"owned_companies": ["MC", "MC"]}, "MC is owned twice"),
+        ("unknown-option", {"options": ["fast_trains"]}, "options[0]"),
+    ],
+)
+@pytest.mark.parametrize("command", ["solve", "analyse", "render"])
+def test_impossible_positions_are_refused(tmp_path, command, name, changes, item):
+    path = _position(tmp_path, name, **changes)
+    extra = ["-o", tmp_path / "b.svg"] if command == "render" else []
+    result, seconds = _run(command, path, *extra)
+    _refused(result, seconds, path.name, item)
+
+
+def test_too_many_tokens_and_a_tile_before_its_phase(tmp_path):
+    from engine.games import get_title, load_position, position_board
+
+    # 1836Jr-30's Nord has a charter of 4 station tokens and gains none: 5 on the map is
+    # impossible
+    base = load_position(EXAMPLES / "1836jr30-late.json")
+    board = position_board(base)
+    taken = {(t.hex, t.city) for t in base.tokens}
+    free = [(h, 0) for h in sorted(board.cells) if board.placed(h).tile.cities
+            and (h, 0) not in taken and not any(t.hex == h for t in base.tokens)]  # fmt: skip
+    assert len(get_title("1836Jr30").data.CORPORATIONS[0]["tokens"]) == 4
+    data = json.loads((EXAMPLES / "1836jr30-late.json").read_text())
+    have = sum(1 for t in data["tokens"] if t["company"] == data["company"])
+    data["tokens"] += [{"hex": h, "city": c, "company": data["company"]}
+                       for h, c in free[: 5 - have]]  # fmt: skip
+    path = tmp_path / "tokens.json"
+    path.write_text(json.dumps(data))
+    result, seconds = _run("solve", path)
+    _refused(result, seconds, "tokens.json", "5 station tokens on the map but only 4")
+    # phase I of 1846 allows yellow tiles only: a green 18 on plain track is refused
+    data = {"title": "1846", "phase": "I", "company": "NYC", "trains": ["2"],
+            "tiles": [{"hex": "C13", "tile": "18", "rotation": 0}]}  # fmt: skip
+    path.write_text(json.dumps(data))
+    result, seconds = _run("solve", path)
+    _refused(result, seconds, "tokens.json", "tiles[0]", "green")
+
+
+@pytest.mark.parametrize(
+    ("text", "item"),
+    [
+        ('{"title": "1846", "title": "1846"}', "duplicate key 'title'"),
+        ("[" * 5000 + "]" * 5000, "nested more than 64 deep"),
+        ('{"title": "1846", "phase": "I", "company": "NYC", "cash": ' + "9" * 5000 + "}",
+         "a number with too many digits"),
+        ("{", "invalid JSON at line 1 column 2"),
+    ],
+)  # fmt: skip
+def test_unreadable_json_is_named(tmp_path, text, item):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    for command in ("solve", "replay"):
+        result, seconds = _run(command, path)
+        _refused(result, seconds, "bad.json", item)
+
+
+def test_hex_ids_match_case_insensitively(tmp_path):
+    data = json.loads(json.dumps(LATE))
+    for t in data["tiles"] + data["tokens"]:
+        t["hex"] = t["hex"].lower()
+    path = tmp_path / "lower.json"
+    path.write_text(json.dumps(data))
+    result, _ = _run("solve", path, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["total"] == 670
+
+
+# ---------------------------------------------------------------- files and arguments
+def test_files_and_folders(tmp_path):
+    for command in ("solve", "replay", "analyse"):
+        result, seconds = _run(command, tmp_path)
+        _refused(result, seconds, str(tmp_path), "is a directory")
+        result, seconds = _run(command, tmp_path / "missing.json")
+        _refused(result, seconds, "missing.json", "no such file")
+    result, seconds = _run("render", "--example", "1846-late", "-o", tmp_path / "no" / "b.svg")
+    _refused(result, seconds, "b.svg", "does not exist")
+    assert not list(tmp_path.rglob(".*.tmp"))  # no temporary file left, none named
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "abc"])
+@pytest.mark.parametrize("command", ["solve", "analyse", "replay", "history", "batch"])
+def test_time_limit_means_one_thing(tmp_path, command, value):
+    target = RECORDS / "1846" / "222264.json"
+    extra = {"history": ["-o", tmp_path / "h.html"], "batch": ["--out", tmp_path / "o.csv"]}
+    result, seconds = _run(command, target, "--time-limit", value, *extra.get(command, []))
+    _refused(result, seconds, "--time-limit")
+    assert not list(tmp_path.glob("*.journal"))  # refused before any journal is written
+
+
+def test_record_errors_name_the_record(tmp_path):
+    data = json.loads(json.dumps(RECORD))
+    data["players"] = []
+    path = tmp_path / "noplayers.json"
+    path.write_text(json.dumps(data))
+    for command in ("replay", "history"):
+        extra = ["-o", tmp_path / "h.html"] if command == "history" else []
+        result, seconds = _run(command, path, *extra)
+        _refused(result, seconds, "noplayers", "no players")
+
+
+def test_user_names_print_as_they_are(tmp_path):
+    data = json.loads(json.dumps(RECORD))
+    data["players"][0]["name"] = "[/]"
+    data["players"][1]["name"] = "[red]Bob"
+    path = tmp_path / "[red]z.json"
+    path.write_text(json.dumps(data))
+    result, _ = _run("replay", path)
+    assert result.exit_code == 0, result.output
+    assert "[/]" in result.output and "[red]Bob" in result.output
+
+
+def test_standard_input_and_version():
+    result, _ = _run("solve", "-", "--json", stdin=json.dumps(LATE))
+    assert result.exit_code == 0 and json.loads(result.output)["total"] == 670
+    result, seconds = _run("solve", "-", stdin="{")
+    _refused(result, seconds, "standard input", "invalid JSON")
+    result, _ = _run("--version")
+    assert result.exit_code == 0 and "eighteen" in result.output
+    result, _ = _run("solve", "-h")
+    assert result.exit_code == 0 and "--no-time-limit" in result.output
+
+
+# ---------------------------------------------------------------- generated inputs
+_ANY = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10**6) | st.floats(allow_nan=True)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=3),
+    max_leaves=8,
+)  # fmt: skip
+_FIELDS = ["title", "phase", "company", "trains", "tiles", "tokens", "owned_companies",
+           "assignments", "extras", "cash", "turn", "options"]  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(field=st.sampled_from(_FIELDS), value=_ANY)
+def test_generated_positions_are_answered_or_refused(tmp_path_factory, field, value):
+    data = json.loads(json.dumps(LATE))
+    data[field] = value
+    path = tmp_path_factory.mktemp("pos") / "gen.json"
+    path.write_text(json.dumps(data))
+    result, seconds = _run("solve", path, "--time-limit", 5)
+    if result.exit_code != 0:
+        _refused(result, seconds, "gen.json")
+    else:
+        assert "Traceback" not in result.output and seconds < QUICK + 5
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(index=st.integers(0, len(RECORD["actions"]) - 1),
+       key=st.sampled_from(["type", "entity", "hex", "tile", "rotation", "routes", "city",
+                            "train", "price", "shares"]),
+       value=_ANY)  # fmt: skip
+def test_generated_records_are_replayed_or_refused(tmp_path_factory, index, key, value):
+    data = json.loads(json.dumps(RECORD))
+    data["actions"][index][key] = value
+    path = tmp_path_factory.mktemp("rec") / "gen.json"
+    path.write_text(json.dumps(data))
+    result, seconds = _run("replay", path)
+    if result.exit_code != 0:
+        _refused(result, seconds, "gen")
+    else:
+        assert "Traceback" not in result.output
