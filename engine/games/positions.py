@@ -128,7 +128,7 @@ def _position_turn(position: Position) -> dict:
 
 def _position_options(position: Position) -> list[str]:
     options = getattr(position, "options", None)
-    if options is None:
+    if not options:  # a position read from a record keeps them in extras
         options = position.extras.get("optional_rules") or []
     return [str(o) for o in options]
 
@@ -173,6 +173,9 @@ class _Builder:
             if op.closed or op.removed:
                 continue
             self.float(other, self.others_president)
+        for op in state.operators.values():
+            if op.floated:
+                op.operated = True  # not a first operating round (1842 3.3.3: two lays)
         self.lay_tiles()
         self.place_tokens()
         self.own_privates()

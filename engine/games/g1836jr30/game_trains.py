@@ -36,7 +36,7 @@ from engine.game.trains_buy import TrainBuyMixin
 from engine.model.hexgrid import opposite
 from engine.model.tiles.parse import Edge, NodeRef
 
-__all__ = ["TrainsMixin1830"]
+__all__ = ["TrainsMixin1830", "path_ends"]
 
 _STOPS = ("city", "town", "offboard")
 
@@ -44,7 +44,9 @@ _STOPS = ("city", "town", "offboard")
 _ENDS: dict[tuple, dict] = {}
 
 
-def _ends(placed) -> dict:
+def path_ends(placed) -> dict:
+    """{path end: [the other ends of its paths]} of a placed tile (cached per tile and
+    rotation)."""
     tile = placed.tile
     key = (tile.name, tile.code, placed.rotation)
     ends = _ENDS.get(key)
@@ -101,7 +103,7 @@ class TrainsMixin1830(TrainBuyMixin):
             seen, queue, stops = {start}, deque([start]), {start}
             while queue:
                 h, end = queue.popleft()
-                for other in _ends(board.placed(h)).get(end, ()):
+                for other in path_ends(board.placed(h)).get(end, ()):
                     if isinstance(other, Edge):
                         nb = board.linked_neighbour(h, other.num)
                         if nb is None:
@@ -336,6 +338,4 @@ class TrainsMixin1830(TrainBuyMixin):
                 f"{t.op} already bought a {card.sym} train from the bank this round "
                 "(one of each type per operating round)"
             )
-        if t.stage != "train":
-            return f"trains are bought in the train stage (now: {t.stage})"
-        return None
+        return None  # the train limit, the depot's order, the stage: the base rules

@@ -44,7 +44,7 @@ from collections import deque
 from engine.game.base import BANK
 from engine.game.shares import POOL
 from engine.game.track import LayOption
-from engine.games.g1836jr30.game_trains import _ends
+from engine.games.g1836jr30.game_trains import path_ends
 from engine.model.hexgrid import opposite
 from engine.model.position import Assignment
 from engine.model.tiles.parse import Edge, NodeRef
@@ -245,13 +245,13 @@ class OperatingMixin56:
             queue = deque([first])
             while queue:
                 h, end = queue.popleft()
-                for other in _ends(board.placed(h)).get(end, ()):
+                for other in path_ends(board.placed(h)).get(end, ()):
                     if isinstance(other, Edge):
                         nb = board.linked_neighbour(h, other.num)
                         if nb is None:
                             continue
                         nxt = (nb, Edge(opposite(other.num)))
-                        if nb == goal and _ends(board.placed(nb)).get(nxt[1]):
+                        if nb == goal and path_ends(board.placed(nb)).get(nxt[1]):
                             return True
                     else:
                         if h in ports:
