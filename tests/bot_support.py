@@ -5,7 +5,9 @@ action; :func:`play_to_end` adds that the game ended, by one of the title's game
 reasons, with a final value for every seat.  :func:`seed_chunks` cuts a run of seeds into
 tests of their own, so that pytest-xdist spreads the games over every core;
 :func:`assert_replays_from_log` checks that a game is a function of its seed and its save;
-:func:`to_stage` plays a hand-built game passively to a stage of an operating turn.
+:func:`to_stage` plays a hand-built game passively to a stage of an operating turn;
+:func:`brute_force_lays` lists the tile lays of a track stage afresh, for checking the
+engine's cached listing.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ import json
 from collections.abc import Callable, Iterable
 
 from engine.game.base import BaseGame
+from engine.game.track import lay_problem, reach
 from engine.games import load_game
 from engine.games.bots import play_random
+from engine.model.tiles import COLOR_ORDER
 
 
 def play_to_end(
@@ -62,3 +66,37 @@ def to_stage(game: BaseGame, op: str, stage: str, limit: int) -> None:
         choice = choice or next((a for a in legal if a["type"] == "run_routes"), legal[0])
         game.apply(choice)
     raise AssertionError(f"{op} never reached {stage}")
+
+
+def brute_force_lays(game: BaseGame) -> set[tuple[str, str, int]]:
+    """(hex, tile, rotation) of every hex x manifest tile x rotation that passes each of the
+    engine's per-lay checks for the operating company: the tile rules
+    (``GameState.tile_problems``: the colour ladder, old track kept, supply, ...), the
+    title's own (``explain_lay``: turn limits, blocked and reserved hexes) and the
+    connection and track rule (``track.lay_problem``) on a walk made afresh, not the game's
+    cached or extended one.  Costs are not checked."""
+    state, op = game.state, game.or_turn.op
+    board = state.board
+    net = reach(board, game.reach_tokens(op), op)
+    restrictive = game.TRACK_RESTRICTION == "semi_restrictive"
+    colours = set(state.phase.get("tiles", ()))
+    found = set()
+    for hex_ in board.cells:
+        cur = board.color(hex_)
+        if cur not in COLOR_ORDER or cur == COLOR_ORDER[-1]:
+            continue
+        want = COLOR_ORDER[COLOR_ORDER.index(cur) + 1]  # tile_problems: one colour up
+        if want not in colours:
+            continue
+        for name, (tile, _count) in board.manifest.items():
+            if tile.color != want:
+                continue
+            for r in range(6):
+                if state.tile_problems(hex_, tile, r):
+                    continue
+                if game.explain_lay(op, op, hex_, name, r):
+                    continue
+                if lay_problem(state, op, net, hex_, name, r, restrictive):
+                    continue
+                found.add((hex_, name, r))
+    return found

@@ -1,8 +1,9 @@
 """``eighteen analyse``: legal moves ranked by the revenue they gain, checked by fresh solves.
 
 The moves are the rules engine's own (:mod:`engine.games.positions` puts a game into the
-position, :func:`engine.app.analysis.analyse_game` lists its legal actions); the old record
-replayer's legality is compared in ``tests/test_analysis_engine.py``.
+position, :func:`engine.app.analysis.analyse_game` lists its legal actions); the lays,
+tokens, trains and revenues on every bundled position are checked in
+``tests/test_analysis_engine.py``.
 """
 
 from __future__ import annotations

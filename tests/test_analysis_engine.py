@@ -1,37 +1,28 @@
-"""Cross-check of ``eighteen analyse``'s moves: the rules engine against the old replayer.
+"""``eighteen analyse``'s moves on every bundled example and benchmark position.
 
 :mod:`engine.app.analysis` lists a company's moves with the rules engine (the game a
-position describes, :func:`engine.games.positions.game_at_position`).  The record
-replayer's second rules implementation (:mod:`engine.legality`, :mod:`engine.operating`)
-listed them before; until it is deleted, this file compares the two on every bundled
-example and benchmark position: tile lays (hex, tile and the track it lays: the rotations of
-a symmetric tile that lay the same track are one move), token placements, train purchases
-and the revenues.  The engine replays the 21 real records to their exact results, so it is
-the reference; every difference is one of the classes below, each checked against the rule
-it follows.  This file goes with ``engine/legality.py``.
+position describes, :func:`engine.games.positions.game_at_position`).  On every bundled
+position these checks hold:
 
-Difference classes (engine first):
+- lays: the engine's own lays equal a brute force over every hex, manifest tile and
+  rotation through its per-lay checks on a fresh walk
+  (:func:`tests.bot_support.brute_force_lays`), save 1856's town upgrades from phase 6
+  (``upgradable_towns``, g_1836_jr56/step/track.rb), which the shared tile checks refuse;
+- tokens: the charter's or the title's price (1812 by distance, §7.3.3; 1862 1.5 times
+  across the US/Canadian border); a city a printed home reserves is open only once the
+  reservation lapsed (a closed minor: 1846 MS and Big 4 close with the first 5-train; an
+  optional corporation not in the game: 1842 UEE, 11.2); 1812 gives a public company 3
+  station markers with 4 players (§14.1);
+- trains: the depot's next trains at their printed prices; the other companies' trains
+  (``extras.companies``) are for sale at a price the two agree and use up the depot
+  (1846-mid); trade-ins only where the title has them;
+- revenues: the engine's optimal run is a fresh solve of the position file.
 
-- lays: 1836Jr-56 is ``TRACK_RESTRICTION = :permissive`` (g_1836_jr56/game.rb); the old
-  code applied the semi-restrictive default (an upgrade must add usable track or change a
-  city), so it refused upgrades that add none.  From phase 6 (gray) 1856's towns may be
-  upgraded or removed (``upgradable_towns``, g_1836_jr56/step/track.rb): the old code
-  refused a yellow town tile replaced by a yellow city or plain track.  1842 7.2.2 asks only
-  that new track connects to the company; the engine reads it semi-restrictively (new
-  track or a changed city the company reaches), the old code restrictively (new track it
-  can use), refusing upgrades that only raise a city's value.
-- tokens: a minor's home stays reserved only while it is open (1846 MS and Big 4 close with
-  the first 5-train, ``close_companies``), a removed corporation's reservation holds no
-  slot (1846 set-up) and an optional corporation not in the game reserves nothing (1842
-  UEE, 11.2); 1812 prices a station by its distance (§7.3.3) and gives a public company 3
-  station markers with 4 players (§14.1; a position without a player count is a 4-player
-  game); 1862 charges 1.5 times across the US/Canadian border.
-- trains: the engine knows the other companies' trains (``extras.companies``): they are for
-  sale (at a price the two agree) and they use up the depot (1846-mid: all five 5-trains are
-  in play, so the depot sells the 6); 1812 trades in a train even at the limit (§7.3.8).
-- revenues: the same wherever both list the move (the positions after it are the same);
-  1842-mid's ``extras.gee_runs_twice`` made the old run use the GEE's run-twice marker, the
-  engine's run is the plain optimum (the marker is a separate route choice).
+Where the engine's answers differ from the deleted record replayer's second
+implementation (1836Jr-56 permissive track rule and town upgrades, 1842 upgrades that only
+change a city, private-company lays, lapsed reservations, 1812 and 1862 token prices and
+counts, other companies' trains), :func:`test_the_rule_classes_occur` checks that the
+corpus shows them, so the checks above are not vacuous.
 """
 
 from __future__ import annotations
@@ -42,12 +33,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import legality
-from engine.app.analysis import _track_of, candidate_moves, position_after_tile, solve_position
-from engine.game.errors import IllegalAction
-from engine.games import load_position, position_board
+from engine.app.analysis import candidate_moves, solve_position
+from engine.game.track import lay_problem
+from engine.games import load_position
 from engine.games.positions import game_at_position
-from engine.model.position import Token
+from tests.bot_support import brute_force_lays
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "engine" / "examples").glob("*.json")) + sorted(
@@ -56,197 +46,155 @@ FILES = sorted((ROOT / "engine" / "examples").glob("*.json")) + sorted(
 IDS = [f"{p.parent.name}/{p.stem}" for p in FILES]
 
 
-def _norm(position) -> tuple:
-    """What a route solve reads of a position (its ``extras`` aside)."""
+@cache
+def _moves(path: Path) -> tuple:
+    """(position, game, moves) of one position file (the game is not changed)."""
+    position = load_position(path)
+    game = game_at_position(position)
+    return position, game, tuple(candidate_moves(game))
+
+
+def _town_upgrade(game, hex_: str) -> bool:
+    """1836Jr-56 from phase 6 (gray): a tile with a town is upgraded or replaced."""
     return (
-        position.phase,
-        frozenset((t.hex, t.tile, t.rotation) for t in position.tiles),
-        tuple(sorted((t.hex, t.company, t.city) for t in position.tokens)),
-        tuple(sorted(position.trains)),
-        tuple(sorted(position.owned_companies)),
-        tuple(sorted(repr(a) for a in position.assignments)),
+        game.TITLE == "1836Jr56"
+        and "gray" in game.state.phase.get("tiles", ())
+        and bool(game.state.board.placed(hex_).tile.towns)
     )
 
 
-@cache
-def _compare(path: Path) -> dict:
-    """Old and new moves of one position file, keyed alike."""
-    position = load_position(path)
-    sym = position.company
-    state = legality.state_from_position(position)
-    game = game_at_position(position)
-    board = game.state.board
-    old_board = position_board(position, check=False)
-    old_lays = {
-        (o.hex, o.tile, _track_of(board, o.tile, o.rotation)): (
-            o,
-            position_after_tile(position, old_board, o.hex, o.tile, o.rotation),
-        )
-        for o in legality.legal_tile_lays(state, sym)
-    }
-    old_tokens = {(o.hex, o.city): o for o in legality.legal_token_placements(state, sym)}
-    old_trains = {
-        (o.variant, o.source, o.price): o
-        for o in legality.train_purchase_options(state, sym)
-        if o.exchange is None
-    }
-    moves = candidate_moves(game)
-    new_lays, new_tokens, new_trains, others, privates, trade_ins = {}, {}, {}, [], [], []
-    for m in moves:
-        d = m.details
-        if "company" in d:
-            privates.append(m)  # a private's ability: the old code listed none
-        elif m.kind == "tile":
-            new_lays[(d["hex"], d["tile"], _track_of(board, d["tile"], d["rotation"]))] = m
-        elif m.kind == "token":
-            new_tokens[(d["hex"], d["city"])] = m
-        elif "exchange" in d:
-            trade_ins.append(m)
-        elif d["source"] in ("depot", "pool"):
-            new_trains[(d["variant"], d["source"], m.cost)] = m
-        else:
-            others.append(m)
-    return {
-        "position": position, "state": state, "game": game,
-        "old_lays": old_lays, "old_tokens": old_tokens, "old_trains": old_trains,
-        "new_lays": new_lays, "new_tokens": new_tokens, "new_trains": new_trains,
-        "others": others, "privates": privates, "trade_ins": trade_ins,
-    }  # fmt: skip
-
-
-def _old_refusal(c: dict, hex_: str, tile: str, rotation: int) -> str:
-    try:
-        legality.check_tile_lay(c["state"], c["position"].company, hex_, tile, rotation)
-    except IllegalAction as exc:
-        return str(exc)
-    return ""
-
-
 @pytest.mark.parametrize("path", FILES, ids=IDS)
-def test_tile_lays(path):
-    c = _compare(path)
-    old, new = c["old_lays"], c["new_lays"]
-    title = c["game"].TITLE
-    # the engine allows every lay the old code allowed, at the same cost
-    assert set(old) <= set(new)
-    for key, (option, _after) in old.items():
-        assert new[key].cost == option.cost, key
-    gray = "gray" in c["game"].state.phase.get("tiles", ())
-    for key in set(new) - set(old):
-        m = new[key]
-        why = _old_refusal(c, m.details["hex"], m.details["tile"], m.details["rotation"])
-        if title == "1836Jr56" and "semi_restrictive track rule" in why:
-            continue  # TRACK_RESTRICTION = :permissive (g_1836_jr56/game.rb)
-        if title == "1836Jr56" and gray and "cannot replace the yellow tile" in why:
-            # phase 6: a town tile upgrades to a city or plain track (upgradable_towns)
-            placed = c["game"].state.board.placed(m.details["hex"]).tile
-            assert placed.towns, m.label
-            continue
-        if title == "1842" and "restrictive track rule" in why:
-            # 7.2.2: the new track connects; the upgrade changes a city the company reaches
-            continue
-        pytest.fail(f"{m.label}: the old code refused it ({why})")
+def test_lays_equal_a_brute_force(path):
+    _position, game, _moves_ = _moves(path)
+    t = game.or_turn
+    listed = {
+        (a["hex"], a["tile"], a["rotation"])
+        for a in game.legal_actions()
+        if a["type"] == "lay_tile" and a["entity"] == t.op and "company" not in a
+    }
+    if t.stage != "track":
+        assert not listed  # the turn starts past its track stage (the file's ``turn``)
+        return
+    found = brute_force_lays(game)
+    assert found <= listed
+    for hex_, tile, rotation in listed - found:
+        assert _town_upgrade(game, hex_), (hex_, tile, rotation)
 
 
-#: (file stem, hex, city) -> (old cost, engine cost) of a station token priced differently.
+#: (file stem, hex, city) -> the engine's price of a station token the charter prices
+#: otherwise.
 TOKEN_COSTS = {
     # §7.3.3: NER has two markers (E4, E8); a later one costs £40 a hex from the nearest,
-    # F5 is one hex from E4: 40 x 1 = 40 (the old code took the charter's 100)
-    ("1812-mid", "F5", 0): (100, 40),
+    # F5 is one hex from E4: 40 x 1 = 40 (not the charter's 100)
+    ("1812-mid", "F5", 0): 40,
     # the third station marker costs 100$, 1.5 times across the border: NYH's home is in
     # the USA, C29 and D28 are in Canada: 100 x 3 / 2 = 150
-    ("1862-late", "C29", 0): (100, 150),
-    ("1862-late", "D28", 0): (100, 150),
+    ("1862-late", "C29", 0): 150,
+    ("1862-late", "D28", 0): 150,
 }
 
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_token_placements(path):
-    c = _compare(path)
-    old, new, game = c["old_tokens"], c["new_tokens"], c["game"]
-    sym = c["position"].company
-    for key in set(old) & set(new):
-        if old[key].cost != new[key].cost:
-            assert TOKEN_COSTS.get((path.stem, *key)) == (old[key].cost, new[key].cost), key
-    for key in set(old) - set(new):
-        # 1812: a public company has 3 station markers with 4 players (§14.1), the old code
-        # gave it the charter's 4; NER holds 3 already
-        assert game.TITLE == "1812" and game.tokens_left(sym) == 0, key
-        assert len(game.seats) == 4 and len(game.state.tokens_of(sym)) == 3
-    for key in set(new) - set(old):
-        hex_, city = key
-        with pytest.raises(IllegalAction, match="reserved for") as refused:
-            legality.check_token(c["state"], sym, hex_, city)
-        holder = str(refused.value).rsplit("reserved for ", 1)[1].split(",")[0].strip()
-        op = game.state.operators[holder]
-        # the reservation lapsed in the engine: a closed minor (1846 MS and Big 4 close with
-        # the first 5-train), a removed corporation (1846 set-up) or an optional one not in
-        # the game (1842 UEE without additional_corporations)
-        assert op.closed or op.removed, (key, holder)
-        assert holder not in game.state.reservations.get(key, []), key
+    _position, game, moves = _moves(path)
+    state, sym = game.state, game.or_turn.op
+    board = state.board
+    for m in moves:
+        if m.kind != "token":
+            continue
+        key = (m.details["hex"], m.details["city"])
+        if (path.stem, *key) in TOKEN_COSTS:
+            assert m.cost == TOKEN_COSTS[(path.stem, *key)], key
+        # a printed reservation that would fill the city holds no more: its holder closed
+        # (1846 MS, Big 4) or is not in the game (1842 UEE without the optional rule)
+        here = state.tokens.get(key, [])
+        holders = [h for h in board.reservations.get(key, []) if h != sym and h not in here]
+        if holders and len(here) + len(holders) >= board.city_slots(*key):
+            lapsed = [h for h in holders if state.operators[h].closed or state.operators[h].removed]
+            assert len(here) + len(holders) - len(lapsed) < board.city_slots(*key), key
+    if game.TITLE == "1812" and state.operators[sym].kind != "minor" and len(game.seats) == 4:
+        # §14.1: with 4 players a public company has 3 station markers
+        assert game.tokens_left(sym) == 3 - len(state.tokens_of(sym))
 
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_train_purchases(path):
-    c = _compare(path)
-    old, new, game = c["old_trains"], c["new_trains"], c["game"]
-    sym = c["position"].company
+    _position, game, moves = _moves(path)
+    state = game.state
+    trains = [m for m in moves if m.kind == "train"]
+    depot = {(m.details["variant"], m.cost) for m in trains
+             if m.details["source"] == "depot" and "exchange" not in m.details}  # fmt: skip
     if path.parent.name == "examples" and path.stem == "1846-mid":
         # 1846 for 5 players has 5 five-trains (num {5: 5}): PRR 4/6, 4/6, GT 5, IC 5 and
         # B&O 4/6 (extras.companies) hold them all, so the depot sells the 6 (800) or its
-        # 7/8 side (900); the old code gave the other companies no trains
-        assert set(old) == {("4/6", "depot", 450), ("5", "depot", 500)}
-        assert set(new) == {("6", "depot", 800), ("7/8", "depot", 900)}
-    else:
-        assert set(old) == set(new)
-    # the other companies' trains, at a price the two agree (the old code knew none)
-    known = game.position_info.other_trains
-    for m in c["others"]:
-        assert m.cost is None and m.details["source"] in known
-    for m in c["trade_ins"]:
-        # 1812 §7.3.8: in phases 5 and 6 a train is traded in for part of its face value,
-        # even at the limit
-        assert game.TITLE in ("1812", "1836Jr30", "1836Jr56"), m.label
-    # a purchase's position: the old code's (bought on its state) where both list it
-    for key in set(old) & set(new):
-        trial = legality.state_from_position(c["position"])
-        trial.buy_train(sym, old[key].train_id, old[key].variant, check=False)
-        after = load_position(new[key].position)
-        assert _norm(trial.position(sym)) == _norm(after), key
+        # 7/8 side (900)
+        assert depot == {("6", 800), ("7/8", 900)}
+    for m in trains:
+        d = m.details
+        card = state.trains[d["train"]]
+        if d["source"] in ("depot", "pool") and "exchange" not in d:
+            # the depot's next trains (or the pool's) at the printed price of the variant
+            assert card in state.depot_trains(), m.label
+            spec = state.train_spec(card)
+            prices = {spec["name"]: spec["price"]}
+            prices.update({v["name"]: v["price"] for v in spec.get("variants") or []})
+            assert m.cost == prices[d["variant"]], m.label
+        elif "exchange" in d:
+            # 1812 §7.3.8 and 1836Jr's 1830 rules: a train traded in for part of the price
+            assert game.TITLE in ("1812", "1836Jr30", "1836Jr56"), m.label
+        else:
+            # another company's train, at a price the two agree (known: extras.companies)
+            assert m.cost is None and d["source"] in game.position_info.other_trains
 
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_revenues(path):
-    c = _compare(path)
-    position, game = c["position"], c["game"]
-    sym = position.company
-    engine, _solution = game.optimal_run(sym)
-    old = solve_position(position)["revenue"]
+    position, game, _moves_ = _moves(path)
+    engine, _solution = game.optimal_run(game.or_turn.op)
+    fresh = solve_position(position)["revenue"]
     if path.stem == "1842-mid":
-        # the GEE's 3-train runs twice in the old run (extras.gee_runs_twice, 3.2.1): 210;
-        # the engine's run is the plain optimum, 120 (the marker is its own route choice)
-        assert (old, engine) == (210, 120)
+        # the GEE's 3-train runs twice in the file's run (extras.gee_runs_twice, 3.2.1):
+        # 210; the engine's run is the plain optimum, 120 (the marker is its own choice)
+        assert (fresh, engine) == (210, 120)
         assert solve_position(replace(position, extras={}))["revenue"] == engine
     else:
-        assert engine == old
-    # every move both list leads to the same position (so the same revenue and gain)
-    for key, (_option, after) in c["old_lays"].items():
-        assert _norm(after) == _norm(load_position(c["new_lays"][key].position)), key
-    for key, option in c["old_tokens"].items():
-        if key in c["new_tokens"]:
-            token = Token(option.hex, sym, option.city)
-            after = replace(position, tokens=[*position.tokens, token])
-            assert _norm(after) == _norm(load_position(c["new_tokens"][key].position)), key
+        assert engine == fresh
 
 
-def test_the_differences_are_seen():
-    """The classes above occur in the corpus (so the checks are not vacuous)."""
-    seen = {"lays": 0, "tokens": 0, "trains": 0, "others": 0, "privates": 0, "trade_ins": 0}
+def test_the_rule_classes_occur():
+    """The classes of the module docstring occur in the corpus."""
+    seen = dict.fromkeys(
+        ["permissive", "town upgrade", "city-only upgrade", "private lay", "lapsed",
+         "priced", "3 markers", "others' trains", "trade-in"], 0
+    )  # fmt: skip
     for path in FILES:
-        c = _compare(path)
-        seen["lays"] += len(set(c["new_lays"]) - set(c["old_lays"]))
-        seen["tokens"] += len(set(c["new_tokens"]) ^ set(c["old_tokens"]))
-        seen["trains"] += len(set(c["new_trains"]) ^ set(c["old_trains"]))
-        for k in ("others", "privates", "trade_ins"):
-            seen[k] += len(c[k])
+        _position, game, moves = _moves(path)
+        state, sym = game.state, game.or_turn.op
+        board = state.board
+        for m in moves:
+            d = m.details
+            if m.kind == "tile" and "company" in d:
+                seen["private lay"] += 1
+            elif m.kind == "tile" and board.color(d["hex"]) != "white":
+                old = set(board.placed(d["hex"]).exits)
+                new = set(board.manifest_tile(d["tile"]).exits(d["rotation"]))
+                if game.TITLE == "1842" and old == new:
+                    seen["city-only upgrade"] += 1  # 7.2.2: connected, a city's value
+                if game.TITLE == "1836Jr56" and lay_problem(
+                    state, sym, game.network(sym), d["hex"], d["tile"], d["rotation"]
+                ):
+                    seen["permissive"] += 1  # no new track it reaches: permissive
+                if _town_upgrade(game, d["hex"]):
+                    seen["town upgrade"] += 1
+            elif m.kind == "token":
+                key = (d["hex"], d["city"])
+                gone = [h for h in board.reservations.get(key, []) if h != sym
+                        and (state.operators[h].closed or state.operators[h].removed)]  # fmt: skip
+                seen["lapsed"] += bool(gone)
+                seen["priced"] += (path.stem, *key) in TOKEN_COSTS
+            elif m.kind == "train":
+                seen["trade-in"] += "exchange" in d
+                seen["others' trains"] += d["source"] not in ("depot", "pool")
+        if game.TITLE == "1812" and len(game.seats) == 4 and len(state.tokens_of(sym)) == 3:
+            seen["3 markers"] += game.tokens_left(sym) == 0
     assert all(seen.values()), seen

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import pytest
 
+from engine.app.analysis import copy_game
 from engine.game import IllegalAction, invariants
 from engine.game.shares import POOL
 from engine.games import load_game, new_game
 from engine.games.bots import play_random
 from engine.games.g1846.game import Game1846
-from tests.bot_support import to_stage
+from tests.bot_support import brute_force_lays, to_stage
 
 PLAYERS = ["A", "B", "C", "D"]
 
@@ -331,28 +332,31 @@ def test_bad_setup_is_refused():
         new_game("1830", PLAYERS)
 
 
-def test_tile_lays_agree_with_engine_legality():
-    """The engine's lay options (cached per hex tile, walk extended after lays) against
-    :func:`engine.legality.legal_tile_lays` (a separate implementation of the same rules) at
-    the start of track stages of a bot game: the same hexes and tiles (engine.legality
-    lists one rotation per distinct track)."""
-    from engine.legality import legal_tile_lays
-
+def test_tile_lays_equal_a_brute_force_through_bot_games():
+    """The engine's lay options (cached per hex tile, the walk extended after lays) at the
+    start of track stages of a bot game against a brute force over every hex, manifest tile
+    and rotation through the engine's per-lay checks on a fresh walk
+    (:func:`tests.bot_support.brute_force_lays`), less the lays the company cannot pay
+    for; and a listed lay applies."""
     checked = []
 
     def compare(game, _action):
         t = game.or_turn
         if game.finished or game.round.kind != "operating" or t is None:
             return
-        if t.stage != "track" or t.lays or game.receivership(t.op) or len(checked) >= 40:
+        if t.stage != "track" or t.lays or game.receivership(t.op) or len(checked) >= 30:
             return
         if game.pending_actions() is not None or game.together is not None:
             return  # (a private's pair lay under way: the Little Miami's blocks the turn)
-        mine = {(a["hex"], a["tile"]) for a in game.legal_actions()
-                if a["type"] == "lay_tile" and a["entity"] == t.op}  # fmt: skip
+        mine = [a for a in game.legal_actions() if a["type"] == "lay_tile" and a["entity"] == t.op]
         cash = game.cash(t.op)
-        theirs = {(o.hex, o.tile) for o in legal_tile_lays(game.state, t.op) if o.cost <= cash}
-        assert mine == theirs, (t.op, sorted(mine ^ theirs)[:5])
+        theirs = {k for k in brute_force_lays(game) if game.lay_cost(t.op, *k) <= cash}
+        keys = {(a["hex"], a["tile"], a["rotation"]) for a in mine}
+        assert keys == theirs, (t.op, sorted(keys ^ theirs)[:5])
+        if mine and len(checked) % 5 == 0:
+            trial = copy_game(game)
+            trial.apply(dict(mine[-1]))
+            assert trial.state.board.placed(mine[-1]["hex"]).tile.name == mine[-1]["tile"]
         checked.append(t.op)
 
     play_random("1846", 4, seed=21, on_action=compare, check=False)

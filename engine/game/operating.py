@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 import routing
 from engine.game.errors import IllegalAction
 from engine.game.shares import POOL
-from engine.game.track import extend, legal_lays, reach, tokenable_cities
+from engine.game.track import extend, lay_problem, legal_lays, reach, tokenable_cities
 from engine.model.fast_board import FastBoard
 from engine.model.position import Position
 from engine.model.record import ReplayError
@@ -522,32 +522,84 @@ class OperatingMixin:
                 self.pay("bank", holder, math.ceil(n * per_share), f"dividend of {op}")
 
     def explain_operating(self, action: dict) -> str | None:
-        """The rule a refused operating action breaks (titles extend this)."""
+        """The rule a refused operating action breaks (titles extend this, and
+        :meth:`explain_lay` for their own track rules)."""
         kind = action["type"]
         t = self.or_turn
         if self.round.kind != "operating" or t is None:
             return f"{kind} happens in an operating round"
         if kind == "lay_tile":
-            hex_, tile = action.get("hex"), action.get("tile")
-            if hex_ not in self.state.board:
-                return f"hex {hex_!r} is not on the map"
-            if tile not in self.state.board.manifest:
-                return f"tile {tile!r} is not in the tile manifest"
-            try:
-                problems = self.state.tile_problems(
-                    hex_, self.state.board.manifest_tile(tile), int(action.get("rotation", -1))
-                )
-            except (ValueError, TypeError):
-                problems = [f"rotation {action.get('rotation')!r} is not 0-5"]
-            if problems:
-                return problems[0]
-            if t.stage != self.TRACK_STAGE:
-                return f"tiles are laid in the {self.TRACK_STAGE} stage (now: {t.stage})"
-            return f"{hex_} is not connected to {t.op}'s network, or no tile lay is left"
+            return self._explain_lay_tile(action, t)
         if kind == "place_token":
-            why = self.state.city_room(action.get("hex"), action.get("city", 0), t.op)
-            return why or f"{action.get('hex')} is not reachable by {t.op}, or no token is left"
+            return self._explain_token(action, t)
+        if kind == "buy_train":
+            train = action.get("train")
+            exchange = action.get("exchange")
+            why = self.state.purchase_refusal(t.op, str(train), exchange)
+            if why:
+                return why
+            if t.stage != self.TRAIN_STAGE:
+                return f"trains are bought in the {self.TRAIN_STAGE} stage (now: {t.stage})"
         return None
+
+    def _explain_lay_tile(self, action: dict, t: Turn) -> str:
+        hex_, tile, ent = action.get("hex"), action.get("tile"), action.get("entity")
+        if hex_ not in self.state.board:
+            return f"hex {hex_!r} is not on the map"
+        if tile not in self.state.board.manifest:
+            return f"tile {tile!r} is not in the tile manifest"
+        try:
+            rotation = int(action.get("rotation", -1))
+            problems = self.state.tile_problems(
+                hex_, self.state.board.manifest_tile(tile), rotation
+            )
+        except (ValueError, TypeError):
+            rotation, problems = -1, [f"rotation {action.get('rotation')!r} is not 0-5"]
+        if problems:
+            return problems[0]
+        done = [h for h, _up in t.lays]
+        n = len(done)
+        made = f"{t.op} has made its {n} tile lay{'s' if n > 1 else ''} this turn"
+        if t.stage != self.TRACK_STAGE:
+            over = f"the {self.TRACK_STAGE} stage is over (now: {t.stage})"
+            return f"{made} (on {', '.join(done)}); {over}" if done else f"tiles are laid in {over}"
+        why = self.explain_lay(t.op, ent, hex_, tile, rotation)
+        if why:
+            return why
+        if ent == t.op:
+            legal = self._legal_cache[1] if self._legal_cache else []
+            if done and not any(a["type"] == "lay_tile" and a["entity"] == ent for a in legal):
+                return made
+            why = lay_problem(self.state, t.op, self.network(t.op), hex_, tile, rotation,
+                              self.TRACK_RESTRICTION == "semi_restrictive")  # fmt: skip
+            if why:
+                return why
+        return f"tile {tile} rotation {rotation} on {hex_} is not among {ent}'s lays now"
+
+    def explain_lay(self, op: str, entity: str, hex_: str, tile: str, rotation: int) -> str | None:
+        """The title's own reason to refuse a lay the tile rules allow, checked before the
+        connection (turn limits, hexes reserved or blocked); None: no such reason."""
+        return None
+
+    def _explain_token(self, action: dict, t: Turn) -> str:
+        hex_, city, op = action.get("hex"), action.get("city", 0), t.op
+        if t.tokened and action.get("entity") == op:
+            return f"{op} already placed a station token this turn"
+        why = self.state.city_room(hex_, city, op)
+        if why:
+            return why
+        if self.tokens_left(op) <= 0:
+            return f"{op} has no station token left"
+        if (hex_, city) not in self.network(op).cities:
+            return f"{op} has no route to {hex_} city {city}"
+        return f"{op} may not place a token in {hex_} city {city} now"
+
+    #: 18xx.games ``TRACK_RESTRICTION`` of the title's lays (messages only: the title's
+    #: ``legal_track`` applies it): ``semi_restrictive`` (an upgrade adds track or changes a
+    #: city the company reaches) or ``permissive``.
+    TRACK_RESTRICTION = "semi_restrictive"
+    #: The stage in which trains are bought (messages).
+    TRAIN_STAGE = "train"
 
     #: The stage in which tiles are laid (messages).
     TRACK_STAGE = "track"

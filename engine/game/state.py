@@ -542,6 +542,20 @@ class GameState:
         self.train_bought(card, source)
         return card
 
+    def purchase_refusal(self, sym: str, train_id: str, exchange: str | None = None) -> str | None:
+        """Why ``sym`` may not buy train ``train_id`` now (out of depot order, its train
+        limit, its own or a closed company's train); None if this check passes."""
+        card = self.trains.get(train_id)
+        if card is None:
+            return f"unknown train {train_id!r}"
+        if card.owner is None:
+            return f"train {train_id} has rusted or left the game"
+        try:
+            self._check_purchase(sym, card, exchange)
+        except IllegalAction as exc:
+            return str(exc)
+        return None
+
     def _check_purchase(self, sym: str, card: TrainCard, exchange: str | None) -> None:
         if card.owner == sym:
             raise IllegalAction(f"{sym} cannot buy its own train {card.id}")

@@ -32,8 +32,13 @@ from engine.model.hexgrid import opposite
 from engine.model.tiles.parse import Edge, NodeRef
 
 __all__ = [
+<<<<<<< HEAD
     "Walk", "walk", "Reach", "reach", "extend", "tile_options", "LayOption", "legal_lays",
     "uses_fresh_track", "tokenable_cities",
+=======
+    "Reach", "reach", "extend", "tile_options", "LayOption", "legal_lays", "uses_fresh_track",
+    "lay_problem", "tokenable_cities",
+>>>>>>> port
 ]  # fmt: skip
 
 #: A node on the map: its hex, and the kind and index of the node part on the hex's tile
@@ -469,7 +474,7 @@ def uses_fresh_track(
     """After the upgrade, does ``sym``'s walk inside the hex use one of ``opt.fresh``?
 
     Only the walk inside the hex changes: it starts at the edges by which the network
-    entered the hex and at ``sym``'s tokens there (as :func:`engine.legality` does).
+    entered the hex and at ``sym``'s tokens there.
     ``here`` are the ``(city, companies)`` tokens on the hex.
     """
     board = state.board
@@ -537,6 +542,38 @@ def legal_lays(state, sym: str, net: Reach, hexes=None) -> list[tuple[str, LayOp
                 continue
             out.append((hex_, opt))
     return out
+
+
+def lay_problem(
+    state, sym: str, net: Reach, hex_: str, tile: str, rotation: int, restrictive: bool = True
+) -> str | None:
+    """Why :func:`legal_lays` leaves out ``tile`` at ``rotation`` on ``hex_`` for ``sym``
+    (None: it lists it), for a lay that :meth:`GameState.tile_problems` allows: no
+    connection, no exit on a connected edge, or (``restrictive``, 18xx.games
+    ``:semi_restrictive``) an upgrade that gives ``sym`` no new track or changed city."""
+    edges = net.hexes.get(hex_)
+    if not edges:
+        return f"{hex_} is not connected to {sym}'s network"
+    exits = frozenset(state.board.manifest_tile(tile).exits(rotation))
+    if exits.isdisjoint(edges):
+        on = ", ".join(str(e) for e in sorted(edges))
+        return (
+            f"tile {tile} rotation {rotation} on {hex_} does not connect to {sym}'s network "
+            f"(no exit on its connected edge{'s' if len(edges) > 1 else ''} {on})"
+        )
+    if not restrictive:
+        return None
+    opt = next((o for o in tile_options(state, hex_) if (o.tile, o.rotation) == (tile, rotation)),
+               None)  # fmt: skip
+    if opt is None or not opt.upgrade:
+        return None
+    here = tuple(sorted((c, tuple(syms)) for (h, c), syms in state.tokens.items() if h == hex_))
+    if not opt.adds_track or not uses_fresh_track(state, sym, net, hex_, opt, here):
+        return (
+            f"tile {tile} rotation {rotation} on {hex_} gives {sym} no new track or a changed "
+            "city it reaches (semi-restrictive track rule)"
+        )
+    return None
 
 
 def tokenable_cities(state, sym: str, net: Reach) -> list[tuple[str, int]]:

@@ -173,6 +173,9 @@ class _Builder:
             if op.closed or op.removed:
                 continue
             self.float(other, self.others_president)
+        for op in state.operators.values():
+            if op.floated:
+                op.operated = True  # not a first operating round (1842 3.3.3: two lays)
         self.lay_tiles()
         self.place_tokens()
         self.own_privates()

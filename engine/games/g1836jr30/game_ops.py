@@ -76,6 +76,7 @@ class OperatingMixin1830:
     """Operating-round rules of :class:`~engine.games.g1836jr30.game.Game1836Jr30`."""
 
     OPERATING_STAGES = ("track", "token", "route", "dividend", "train", "company")
+    TRACK_RESTRICTION = "permissive"
 
     # ------------------------------------------------------------------ round flow
     def operating_order(self) -> list[str]:
@@ -135,6 +136,20 @@ class OperatingMixin1830:
                 for ab in _abilities(info, "blocks_hexes"):
                     out.update(ab["hexes"])
         return out
+
+    def explain_lay(self, op: str, entity: str, hex_: str, tile: str, rotation: int) -> str | None:
+        """A hex a player's private blocks; a tile whose cities do not fit the old ones."""
+        for sym, info in self.state.companies.items():
+            blocks = [ab for ab in _abilities(info, "blocks_hexes") if hex_ in ab["hexes"]]
+            if blocks and not info["closed"] and info["owner"] in self.seats:
+                return f"{hex_} is blocked by {sym}, a private a player owns (blocks_hexes)"
+        board = self.state.board
+        if not _cities_fit(board.placed(hex_), board.manifest_tile(tile), rotation):
+            return (
+                f"tile {tile} rotation {rotation} on {hex_} splits or merges the cities of "
+                f"tile {board.placed(hex_).tile.name!r} (legal_tile_rotation?)"
+            )
+        return None
 
     def _owned(self, op: str, kind: str) -> list[tuple[str, dict]]:
         """(company, ability) of ``kind`` of the open privates ``op`` owns."""

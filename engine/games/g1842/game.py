@@ -43,7 +43,7 @@ from engine.games.g1842 import economy_data as ed
 from engine.games.g1842.game_hav import HavMixin1842
 from engine.games.g1842.game_market import Market1842
 from engine.games.g1842.game_minors import MinorsMixin1842
-from engine.games.g1842.game_ops import OpsMixin1842
+from engine.games.g1842.game_ops import HAV_ONLY, OpsMixin1842
 from engine.games.g1842.game_shares import POOL, ShareBook
 from engine.games.g1842.game_stock import StockMixin1842
 from engine.games.g1842.game_trains import TrainsMixin1842
@@ -274,7 +274,11 @@ class Game1842(OpsMixin1842, TrainsMixin1842, MinorsMixin1842, HavMixin1842, Sto
             if corp in self.round.data["sold"].get(ent, ()):
                 return f"{ent} sold {corp} this round (6.2)"
         if kind == "lay_tile" and action.get("hex") in ("L10", "M9") and ent != HAV:
-            return "only the HAV builds on Hamburg and Harburg (7.2.3)"
+            return HAV_ONLY
+        if kind == "lay_tile" and ent == HAV and action.get("hex") not in ("L10", "M9"):
+            return "the HAV lays tiles only on Hamburg (L10) and Harburg (M9) (3.4.2.1)"
+        if kind in ("lay_tile", "place_token", "buy_train"):
+            return super().explain_detail(action)
         return None
 
 

@@ -40,9 +40,11 @@ from engine.games.g1842 import economy_ops as eo
 from engine.games.g1842.game_shares import POOL
 from engine.model.routes import fast_problem
 
-__all__ = ["OpsMixin1842"]
+__all__ = ["OpsMixin1842", "HAV_ONLY"]
 
 HAV = ed.HAV
+#: Why a company other than the HAV may not lay a tile on Hamburg or Harburg.
+HAV_ONLY = "only the HAV builds on Hamburg and Harburg (7.2.3)"
 PACKAGE = ed.STARTING_PACKAGE
 #: Cities on the Elbe's left bank of the reconstructed map, where the UEE may build
 #: (11.2.1): Cuxhaven, Stade, Harburg.  A GUESS like the map itself.
@@ -119,7 +121,7 @@ class OpsMixin1842:
         super().operating_pass(action)
 
     # ------------------------------------------------------------------ the walk
-    def _walk_tokens(self, op: str) -> dict:
+    def reach_tokens(self, op: str) -> dict:
         """Tokens as they block ``op``'s walk: Bergedorf and Stade never block (7.4.1),
         nor Hamburg under 5028 (3.4.2.1)."""
         board = self.state.board
@@ -140,7 +142,7 @@ class OpsMixin1842:
         if key not in cache:
             if len(cache) > 64:
                 cache.clear()
-            cache[key] = reach(self.state.board, self._walk_tokens(op), op)
+            cache[key] = reach(self.state.board, self.reach_tokens(op), op)
         return cache[key]
 
     # ------------------------------------------------------------------ track
@@ -193,6 +195,30 @@ class OpsMixin1842:
         if acts:
             acts.append({"type": "pass", "entity": op, "auto": False})
         return acts
+
+    def explain_lay(self, op: str, entity: str, hex_: str, tile: str, rotation: int) -> str | None:
+        """The 1842 track limits (3.3.3, 7.2, 7.2.1, 7.2.3)."""
+        t = self.or_turn
+        if hex_ in data.HAV_ONLY_HEXES and entity != HAV:
+            return HAV_ONLY
+        if hex_ in {h for h, _up in t.lays}:
+            return (
+                f"{op} already laid a tile on {hex_} this turn (its two lays in its first "
+                "operating round are in different hexes, 3.3.3)"
+            )
+        if self._lays_left(op) <= 0 and t.lays:
+            n = len(t.lays)
+            return (
+                f"{op} has made its {n} tile lay{'s' if n > 1 else ''} this turn (one an "
+                "operating round, two in a corporation's first, 7.2)"
+            )
+        if eo.phase_colour(self.state.phase_name) == "yellow" and hex_ in self._foreign_homes(op):
+            owners = [s for s, o in self.state.operators.items() if hex_ in o.home and s != op]
+            return (
+                f"{hex_} is {owners[0] if owners else 'another company'}'s home hex: no other "
+                "company lays a tile there in the yellow phase (7.2.1)"
+            )
+        return None
 
     def operating_lay_tile(self, action: dict) -> None:
         ent, hex_, tile, rot = action["entity"], action["hex"], action["tile"], action["rotation"]

@@ -660,12 +660,23 @@ class Game1846(LittleMiamiMixin, SetupMixin1846, TrainsMixin1846, BaseGame):
         return super().player_value(player)
 
     # ------------------------------------------------------------------ messages
-    def explain_detail(self, action: dict) -> str | None:
-        why = super().explain_detail(action)
-        if why:
-            return why
-        if action["type"] == "lay_tile" and action.get("hex") in self._blocked_hexes():
-            return f"{action['hex']} is blocked by a player-owned private"
+    def explain_lay(self, op: str, entity: str, hex_: str, tile: str, rotation: int) -> str | None:
+        """A hex a player's private blocks; TILE_LAYS: two lays a turn, one an upgrade."""
+        if hex_ in self._blocked_hexes():
+            by = ", ".join(s for s, hexes in _BLOCKS.items() if hex_ in hexes
+                           and not self.state.companies[s]["closed"])  # fmt: skip
+            return f"{hex_} is blocked by {by}, a private a player owns (blocks_hexes)"
+        t = self.or_turn
+        if entity != op:
+            return None
+        if len(t.lays) >= 2:
+            return f"{op} has made its 2 tile lays this turn (two a turn)"
+        upgraded = [h for h, up in t.lays if up]
+        if upgraded and self.state.board.color(hex_) != "white":
+            return (
+                f"{op} may not lay an upgrade as its tile lay {len(t.lays) + 1} (one upgrade "
+                f"a turn: it upgraded {upgraded[0]})"
+            )
         return None
 
 

@@ -45,6 +45,8 @@ _RMC = "RMC"
 class OperatingMixin1862(TrainBuyMixin):
     """Operating-round rules of :class:`engine.games.g1862.game.Game1862`."""
 
+    TRACK_RESTRICTION = "permissive"
+
     OPERATING_STAGES = ("track", "token", "route", "dividend", "train", "redeem")
 
     # ------------------------------------------------------------------ round
