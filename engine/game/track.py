@@ -32,13 +32,8 @@ from engine.model.hexgrid import opposite
 from engine.model.tiles.parse import Edge, NodeRef
 
 __all__ = [
-<<<<<<< HEAD
     "Walk", "walk", "Reach", "reach", "extend", "tile_options", "LayOption", "legal_lays",
-    "uses_fresh_track", "tokenable_cities",
-=======
-    "Reach", "reach", "extend", "tile_options", "LayOption", "legal_lays", "uses_fresh_track",
-    "lay_problem", "tokenable_cities",
->>>>>>> port
+    "uses_fresh_track", "lay_problem", "tokenable_cities",
 ]  # fmt: skip
 
 #: A node on the map: its hex, and the kind and index of the node part on the hex's tile

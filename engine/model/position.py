@@ -424,7 +424,7 @@ def check_position(position: Position, title):
             raise PositionError(
                 f"{src}trains[{i}]: unknown train {name!r} (known: {sorted(set(known_trains))})"
             )
-    _check_trains(position, data, src, operators)
+    _check_trains(position, title, src)
     for i, option in enumerate(position.options):
         if option not in title.options:
             known = ", ".join(title.options) or "none"
@@ -514,12 +514,13 @@ def _most_trains(spec: dict) -> int | None:
     return None if num is None or int(num) >= 99 else int(num)
 
 
-def _check_trains(position: Position, data, src: str, operators: dict) -> None:
+def _check_trains(position: Position, title, src: str) -> None:
     """Trains the title's phase allows: none rusted, no more of a kind than the game has,
     and no more counted trains than the phase's train limit (obsolete ones do not count).
 
     A position's trains are the company's trains that may run; a company never holds more
     than the limit after the purchase that brought it there (it must discard at once)."""
+    data = title.data
     bases = _base_trains(data)
     phase = next(p for p in data.PHASES if str(p["name"]) == position.phase)
     counted = Counter()
@@ -533,8 +534,8 @@ def _check_trains(position: Position, data, src: str, operators: dict) -> None:
         most = _most_trains(spec)
         if most is not None and counted[str(spec["name"])] > most:
             raise PositionError(
-                f"{src}trains[{i}]: {data.__name__.split('.')[-2]} has only {most} "
-                f"{spec['name']} trains"
+                f"{src}trains[{i}]: no {spec['name']!r} train left for {position.company} "
+                f"({title.id} has {most})"
             )
     limit = phase.get("train_limit")
     if isinstance(limit, dict):

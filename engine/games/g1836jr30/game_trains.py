@@ -34,37 +34,8 @@ from engine.game.track import walk
 from engine.game.trains_buy import TrainBuyMixin
 from engine.model.tiles.parse import NodeRef
 
-__all__ = ["TrainsMixin1830", "path_ends"]
+__all__ = ["TrainsMixin1830"]
 
-<<<<<<< HEAD
-=======
-_STOPS = ("city", "town", "offboard")
-
-#: (tile name, code, rotation) -> {path end: [other ends]} (the walk's view of a tile)
-_ENDS: dict[tuple, dict] = {}
-
-
-def path_ends(placed) -> dict:
-    """{path end: [the other ends of its paths]} of a placed tile (cached per tile and
-    rotation)."""
-    tile = placed.tile
-    key = (tile.name, tile.code, placed.rotation)
-    ends = _ENDS.get(key)
-    if ends is None:
-        ends = {}
-        for path in placed.paths:
-            ends.setdefault(path.a, []).append(path.b)
-            ends.setdefault(path.b, []).append(path.a)
-        _ENDS[key] = ends
-    return ends
-
-
-def _full(board, tokens, hex_: str, city: int, sym: str) -> bool:
-    """A city whose slots other companies' tokens fill ends a walk (``city.rb`` ``blocks?``)."""
-    here = tokens.get((hex_, city), ())
-    return sym not in here and len(here) >= board.city_slots(hex_, city)
-
->>>>>>> port
 
 class TrainsMixin1830(TrainBuyMixin):
     """Train stage of :class:`~engine.games.g1836jr30.game.Game1836Jr30`."""
@@ -103,36 +74,10 @@ class TrainsMixin1830(TrainBuyMixin):
         for (hex_, city), syms in tokens.items():
             if op not in syms:
                 continue
-<<<<<<< HEAD
             found = walk(board, [(hex_, NodeRef("city", city))], tokens=tokens, sym=op,
                          turns="nodes", stops=2, no_stop=never)  # fmt: skip
             if found.done:
                 return True
-=======
-            start = (hex_, NodeRef("city", city))
-            seen, queue, stops = {start}, deque([start]), {start}
-            while queue:
-                h, end = queue.popleft()
-                for other in path_ends(board.placed(h)).get(end, ()):
-                    if isinstance(other, Edge):
-                        nb = board.linked_neighbour(h, other.num)
-                        if nb is None:
-                            continue
-                        nxt = (nb, Edge(opposite(other.num)))
-                    else:
-                        nxt = (h, other)
-                        if other.kind in _STOPS and h not in never:
-                            stops.add(nxt)
-                            if len(stops) > 1:
-                                return True
-                        if other.kind == "offboard" or (
-                            other.kind == "city" and _full(board, tokens, h, other.index, op)
-                        ):
-                            continue
-                    if nxt not in seen:
-                        seen.add(nxt)
-                        queue.append(nxt)
->>>>>>> port
         return False
 
     def must_buy(self, op: str) -> bool:

@@ -42,13 +42,7 @@ import math
 
 from engine.game.base import BANK
 from engine.game.shares import POOL
-<<<<<<< HEAD
 from engine.game.track import LayOption, walk
-=======
-from engine.game.track import LayOption
-from engine.games.g1836jr30.game_trains import path_ends
-from engine.model.hexgrid import opposite
->>>>>>> port
 from engine.model.position import Assignment
 from engine.model.tiles.parse import NodeRef
 
@@ -245,33 +239,11 @@ class OperatingMixin56:
         cities = range(len(board.tile(start).cities))
         ports = set(self.data.PORT_HEXES)
         for first in cities:
-<<<<<<< HEAD
             no_pass = ports.union((start, "city", c) for c in cities if c != first)
             found = walk(board, [(start, NodeRef("city", first))], pass_offboards=True,
                          no_pass=no_pass, turns="nodes", goal=(goal,))  # fmt: skip
             if found.done:
                 return True
-=======
-            seen = set(cities)
-            queue = deque([first])
-            while queue:
-                h, end = queue.popleft()
-                for other in path_ends(board.placed(h)).get(end, ()):
-                    if isinstance(other, Edge):
-                        nb = board.linked_neighbour(h, other.num)
-                        if nb is None:
-                            continue
-                        nxt = (nb, Edge(opposite(other.num)))
-                        if nb == goal and path_ends(board.placed(nb)).get(nxt[1]):
-                            return True
-                    else:
-                        if h in ports:
-                            continue
-                        nxt = (h, other)
-                    if nxt not in seen:
-                        seen.add(nxt)
-                        queue.append(nxt)
->>>>>>> port
         return False
 
     # ------------------------------------------------------------------ tokens
