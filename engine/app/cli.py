@@ -291,20 +291,30 @@ def validate(position, routes) -> None:
 @click.option("--example", "example", metavar="NAME", help="Render a bundled example.")
 @click.option("--routes", "with_routes", is_flag=True, help="Solve and draw the optimal routes.")
 @time_limit_options()
-@click.option("-o", "--output", required=True, help="SVG file to write.")
+@click.option("-o", "--output", required=True,
+              help="File to write: SVG, or PNG when it ends in .png.")  # fmt: skip
 def render(position, example, with_routes, time_limit, output) -> None:
-    """Draw POSITION as an SVG board (optionally with its optimal routes)."""
-    from engine.model.render import render_svg
+    """Draw POSITION as a board (optionally with its optimal routes, in the company's colour,
+    with a legend of each train's route and revenue): SVG, or PNG for a ``.png`` file."""
+    from engine.model.render import company_colors, render_svg
 
     problem, view = _load_problem(read_input(position) if position else None, example)
-    routes = []
+    routes, legend = [], []
     caption = problem.label
+    colors = company_colors(view.data)
+    own = colors.get(view.position.company, ("#d62728", None))[0]
     if with_routes:
         import routing
 
+        note_compiling()
         solution = routing.solve(problem, time_limit=time_limit)
         routes = [(r.train_name, list(r.nodes)) for r in solution.routes]
-        caption += f" - total {solution.total}" + ("" if solution.optimal else " (not proven)")
+        net = problem.network
+        for r in solution.routes:
+            stops = [_stop_label(view, net, n) for n in r.counted]
+            legend.append(f"{r.train_name}: {' - '.join(stops)}: {r.revenue}")
+        proven = "proven optimal" if solution.optimal else f"not proven, bound {solution.bound}"
+        caption += f" - total {solution.total} ({proven})"
     svg = render_svg(
         view.board,
         view.position.tokens_by_city(),
@@ -313,8 +323,16 @@ def render(position, example, with_routes, time_limit, output) -> None:
         routes,
         caption,
         network=problem.network,
+        company_colors=colors,
+        route_colors=[own] * len(routes),
+        legend=legend or None,
     )
-    write_text_atomic(output, svg)
+    if str(output).lower().endswith(".png"):
+        import cairosvg
+
+        write_text_atomic(output, cairosvg.svg2png(bytestring=svg.encode("utf-8")))
+    else:
+        write_text_atomic(output, svg)
     click.echo(f"wrote {output}")
 
 

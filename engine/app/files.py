@@ -9,8 +9,8 @@ from pathlib import Path
 __all__ = ["write_text_atomic"]
 
 
-def write_text_atomic(path: str | Path, text: str) -> Path:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and
+def write_text_atomic(path: str | Path, text: str | bytes) -> Path:
+    """Write ``text`` (or bytes) to ``path`` through a temporary file in the same folder and
     :func:`os.replace`, so a full disk or an interrupt never leaves a truncated file; the
     file gets the umask's permissions, like any file the user creates.
 
@@ -27,7 +27,8 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     # exclusive create of a fresh name (not mkstemp, whose files are 0600)
     tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
     try:
-        with open(tmp, "x", encoding="utf-8") as fh:
+        binary = isinstance(text, bytes)
+        with open(tmp, "xb" if binary else "x", encoding=None if binary else "utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

@@ -416,7 +416,7 @@ def draw_boards(
 def _draw_turn(game, raw: dict, turn: TurnResult, label: str, reason: str,
                time_limit) -> BoardView:  # fmt: skip
     """Draw ``turn`` on the game's board just before its ``run_routes`` is applied."""
-    from engine.model.render import render_svg
+    from engine.model.render import company_colors, render_svg
 
     board = BoardView(turn.action_id, label, turn.company, reason, turn.reference, None, False)
     try:
@@ -424,6 +424,8 @@ def _draw_turn(game, raw: dict, turn: TurnResult, label: str, reason: str,
     except (ValueError, KeyError, TypeError) as exc:
         board.note = f"board not drawn: {' '.join(str(exc).split())}"
         return board
+
+    colors = company_colors(view.data)
 
     def svg(routes: list, what: str) -> str:
         routes = sorted(routes)  # by train index, so both drawings colour trains alike
@@ -435,6 +437,7 @@ def _draw_turn(game, raw: dict, turn: TurnResult, label: str, reason: str,
             [(problem.trains[i].name, nodes) for i, nodes in routes],
             f"{label} {turn.company} (action {turn.action_id}): {what}",
             network=problem.network,
+            company_colors=colors,
         )
         return text.split("?>", 1)[1].lstrip() if text.startswith("<?xml") else text
 
