@@ -143,3 +143,17 @@ def test_user_errors_are_one_line(files):
     _assert_user_error(_run("solve", bad), "runs off the map")
     result = _run("solve")
     assert result.exit_code != 0 and "Traceback" not in result.output
+
+
+def test_render_png_and_legend(tmp_path):
+    # the optimal routes of 1846-late (670: 4/6 250 + 7/8 420) with a legend line per train,
+    # drawn as SVG and as PNG
+    svg, png = tmp_path / "b.svg", tmp_path / "b.png"
+    for out in (svg, png):
+        result = CliRunner().invoke(cli, ["render", "--example", "1846-late", "--routes",
+                                          "-o", str(out)])  # fmt: skip
+        assert result.exit_code == 0, result.output
+    text = svg.read_text()
+    assert "total 670 (proven optimal)" in text
+    assert "4/6: " in text and ": 250" in text and "7/8: " in text and ": 420" in text
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
