@@ -27,7 +27,7 @@ from benchmarks.common import FULL, extra
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTED = 670  # engine/examples/1846-late.json, proven by numba and CP-SAT
 SOLVE = (
-    "from engine.model.title import build_problem; import routing; "
+    "from engine.games import build_problem; import routing; "
     "p, _ = build_problem('engine/examples/1846-late.json'); s = routing.solve(p); "
     "print(s.total, s.optimal)"
 )

@@ -43,7 +43,10 @@ def position(title, phase, company, trains, tiles, tokens, assignments=()) -> di
 
 
 def problem_of(pos: dict):
-    return build_problem(pos)
+    # The route rules are under test here: some positions keep the arithmetic short with a
+    # train the phase no longer has (a 2-train in phase IV), which a real position may not
+    # (docs/POSITIONS.md), so they are built without the position checks.
+    return build_problem(pos, check=False)
 
 
 def best(pos: dict) -> int:
@@ -274,9 +277,9 @@ def test_late_examples_run_diesels():
 def test_post_token_position_checks():
     # Only the Régie des Postes exists, on its 18 hexes; 1836Jr-30 has no markers at all.
     with pytest.raises(PositionError, match="cannot go on"):
-        problem_of(brussels(assignments=[("G1", "RdP", "B")]))
+        build_problem(brussels(assignments=[("G1", "RdP", "B")]))
     with pytest.raises(PositionError, match="unknown 1836Jr-56 ability"):
-        problem_of(brussels(assignments=[("H6", "meat_packing", "B")]))
+        build_problem(brussels(assignments=[("H6", "meat_packing", "B")]))
     with pytest.raises(PositionError, match="no hex markers"):
         mark = {"hex": "I3", "ability": "RdP", "company": "Nord"}
-        problem_of({**paris_gand(), "assignments": [mark]})
+        build_problem({**paris_gand(), "assignments": [mark]})

@@ -66,7 +66,10 @@ def position(phase, company, trains, tiles, tokens, owned=(), assignments=()) ->
 
 def solve(pos: dict) -> int:
     """Optimal revenue of ``pos``; the numba search and the oracle must agree."""
-    problem, _ = build_problem(pos)
+    # The route rules are under test here: some positions keep the arithmetic short with a
+    # train the phase no longer has (a 2-train in phase IV), which a real position may not
+    # (docs/POSITIONS.md), so they are built without the position checks.
+    problem, _ = build_problem(pos, check=False)
     sol = routing.solve(problem)
     assert sol.optimal
     assert naive_solve(problem).total == sol.total
@@ -310,7 +313,10 @@ def test_every_train_converts():
         for spec in (t, *t.get("variants", [])):
             view_trains[spec["name"]] = spec
     assert set(view_trains) == {"2", "4", "3/5", "5", "4/6", "6", "7/8"}
-    problem, _ = build_problem(position("IV", "PRR", list(view_trains), [], [("F20", 0, "PRR")]))
+    # every train of the title at once, rusted ones too: no game has this position, so it is
+    # built without the position checks
+    pos = position("IV", "PRR", list(view_trains), [], [("F20", 0, "PRR")])
+    problem, _ = build_problem(pos, check=False)
     rows = {t.name: [(r.pay, r.visit) for r in t.rows] for t in problem.trains}
     assert rows["3/5"] == [(3, 5)] and rows["4/6"] == [(4, 6)] and rows["7/8"] == [(7, 8)]
     assert rows["2"] == [(2, 2)] and rows["6"] == [(6, 6)]
