@@ -46,7 +46,7 @@ def _play_many(count: int, first: int = 0) -> Counter:
         assert game.ledger.total() == ed.BANK_TOTAL, f"seed {seed}"
         # companies out of the game hold nothing; the others' prices are on the market
         for corp in game.out:
-            assert corp not in game.shares.by_corp and corp not in game.market.pos
+            assert corp not in game.shares.by_corp and corp not in game.market.where
         reasons[game.end_reason] += 1
     return reasons
 

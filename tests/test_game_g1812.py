@@ -266,7 +266,7 @@ def test_certificate_limit_forces_sales_first():
     g.state.phase_index = 1  # phase 3: shares on sale
     g.open_public("NER")
     g.shares.par("NER", "A")
-    g.market.place("NER", 100)
+    g.market.place_at("NER", 100)
     g.state.operators["NER"].operated = True
     g.state.place_token("F5", 0, "NER", check=False)
     for cert in g.shares.ordinary("NER", "NER")[:4]:
@@ -314,7 +314,7 @@ def test_minor_price_stops_at_150():
     g, _owner = _or_game_with_minor("7", 200)  # 100 is the top yellow space
     assert g.market.price("7") == 100
     g.market.remove("7")
-    g.market.place("7", 150)
+    g.market.place_at("7", 150)
     _train(g, "7")
     _revenues(g, {"7": 40})
     _to_stage(g, "7", "train")
@@ -325,7 +325,7 @@ def _public(g: Game1812, corp: str, director: str, price: int, held: dict) -> No
     """A public company in play with the Director's Certificate and ``held`` shares."""
     g.open_public(corp)
     g.shares.par(corp, director)
-    g.market.place(corp, price)
+    g.market.place_at(corp, price)
     for holder, n in held.items():
         certs = g.shares.ordinary(corp, corp)[:n]
         g.shares.move([c.id for c in certs], holder)
@@ -528,7 +528,7 @@ def _merger_game(prices: dict[str, int], owners: dict[str, str], cash: int = 300
     for minor, price in prices.items():
         owner = owners[minor]
         g.minor_owner[minor] = owner
-        g.market.place(minor, price)
+        g.market.place_at(minor, price)
         st.operators[minor].floated = True
         hex_, city = next(k for k, v in st.reservations.items() if minor in v)
         st.place_token(hex_, city, minor, check=False)

@@ -17,7 +17,6 @@ import pytest
 
 from engine.game import IllegalAction, invariants
 from engine.games import load_game, new_game
-from engine.games.g1842 import economy as eco
 from engine.games.g1842.game import Game1842, check_1842
 from engine.games.g1842.game_shares import POOL
 
@@ -196,7 +195,7 @@ def test_corporation_starts_at_fifty_percent_with_ten_times_face_value():
     # director 20% + 3 x 10% = 50% sold: at the round's end the bank hands over 10 x 100
     assert game.started("AKE") and game.cash("AKE") == 1000
     assert game.state.tokens_of("AKE") == [("L10", 1)]  # Altona, free
-    assert game.market.cells["AKE"] == eco.Cell(2, 5) and game.market.price("AKE") == 100
+    assert game.market.where["AKE"] == (2, 5) and game.market.price("AKE") == 100
     # C bought the director certificate (200) and one share (100): 730 - 240 (RE) - 300
     assert game.cash("C") == 190
     assert "BHE" in game.available()  # 3.3.1: BHE once 50% of AKE is sold
@@ -274,7 +273,7 @@ def test_top_right_field_ends_the_game_after_the_current_operating_round():
     _give_train(game, "AKE")
     _to_stage(game, "AKE", "dividend")
     m = game.market
-    m._move("AKE", eco.Cell(0, 13))  # 220, one field left of the top-right 240
+    m.place("AKE", 0, 13)  # 220, one field left of the top-right 240
     game.or_turn.revenue = 50
     game._version += 1
     game.apply({"type": "dividend", "entity": "AKE", "kind": "payout"})
@@ -330,7 +329,7 @@ def _hav_started(game: Game1842, holders: dict[str, int], pool: int = 0) -> None
             pct -= cert.percent
     game.hav.presidents["HAV"] = game.hav.certs["HAV_0"].owner
     game.state.operators["HAV"].floated = True
-    game.market.place("HAV")
+    game.market.start("HAV")
     game._version += 1
 
 

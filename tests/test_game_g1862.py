@@ -77,7 +77,7 @@ def _to_stage(game: Game1862, op: str, stage: str) -> None:
 def _place(game: Game1862, corp: str, pos: tuple[int, int]) -> None:
     """Hand-built: put ``corp``'s price marker on ``pos``."""
     game.market.remove(corp)
-    game.market._place(corp, pos)
+    game.market.place(corp, *pos)
     _touch(game)
 
 
@@ -192,7 +192,7 @@ def test_privates_bring_shares_and_nysh_buyer_sets_nyh_par():
     assert [game.cash(p) for p in PLAYERS] == [430, 380, 310, 230]
     # NYSH: D holds the NYH 30 % president's share, par 100 set without paying
     assert game.shares.president("NYH") == "D" and game.shares.percent("NYH", "D") == 30
-    assert game.market.par_price["NYH"] == 100 and not game.state.operators["NYH"].floated
+    assert game.market.par_price("NYH") == 100 and not game.state.operators["NYH"].floated
     # FNY's two NYC shares wait for NYC's par; they count against B's limit (2 privates + 2)
     assert game.granted["NYC"] == [("B", 10), ("B", 10)] and game.num_certs("B") == 4
     # the initial stock round goes on as a stock round without sales; group 1 only
@@ -251,7 +251,7 @@ def test_sale_prices_floated_and_not_floated_and_sold_out_rise():
     _finish_round(game)
     # OR 1: NYC has no train: no income, the price falls (0,5) 100 -> (0,4) 92
     assert game.round.kind == "stock" and game.market.price("NYC") == 92
-    assert game.market.pos["NYC"] == (0, 4)
+    assert game.market.where["NYC"] == (0, 4)
     p = game.round.current
     while p != "B":
         game.apply({"type": "pass", "entity": p})
@@ -259,7 +259,7 @@ def test_sale_prices_floated_and_not_floated_and_sold_out_rise():
     cash = game.cash("B")
     game.apply({"type": "sell_shares", "entity": "B", "corporation": "NYC", "percent": 10})
     # floated: B gets 92 (before), NYC moves down to (1,4) = 85
-    assert game.cash("B") == cash + 92 and game.market.pos["NYC"] == (1, 4)
+    assert game.cash("B") == cash + 92 and game.market.where["NYC"] == (1, 4)
     game.apply({"type": "pass", "entity": "B"})
     game.apply({"type": "sell_shares", "entity": "C", "corporation": "NYH", "percent": 10})
     # NYH not floated, at (0,5) 100: down to (1,5) = 92 first, C gets 92 (C also had the
@@ -357,7 +357,7 @@ def test_run_payout_and_price_moves_right():
     a, b, bank = game.cash("A"), game.cash("B"), game.cash("bank")
     game.apply({"type": "dividend", "entity": "NYC", "kind": "payout"})
     assert (game.cash("A") - a, game.cash("B") - b, bank - game.cash("bank")) == (12, 12, 24)
-    assert game.market.pos["NYC"] == (0, 6) and game.market.price("NYC") == 110
+    assert game.market.where["NYC"] == (0, 6) and game.market.price("NYC") == 110
     # FNY closes when NYC pays its first dividend
     assert game.state.companies["FNY"]["closed"]
     invariants(game)

@@ -61,3 +61,37 @@ def test_bad_market_input_is_named():
     assert parse_price_id("82,2,6") == (82, 2, 6)
     with pytest.raises(ValueError, match="is not a par price"):
         StockGrid([["60y", "82p"]]).set_par("X", 0, 0)
+
+
+def test_title_policies_gap_right_may_enter_and_step():
+    from engine.games.g1812.market import Market1812
+    from engine.games.g1842.economy import Grid1842
+
+    # 1842: a right move with no field to enter goes up (GAP_RIGHT = "up"); blue is HAV-only.
+    g = Grid1842()
+    assert g.right_of((9, 0), "HAV") == (9, 1)  # 25u -> 30h: the HAV enters blue
+    assert g.right_of((9, 0)) == (8, 0)  # any other token: no field right, one up (35b)
+    assert g.down_of((8, 1)) == (8, 1)  # 40b -> blue 30h below: no move
+    assert g.down_of((8, 1), "HAV") == (9, 1)
+    # The default (18xx.games): a right move onto a missing cell does not happen.
+    s = StockGrid([["50", "", "70"], ["40", "45", "60"]])
+    assert s.right_of((0, 0)) == (0, 0) and s.right_of((1, 2)) == (0, 2)
+
+    # 1812: one row, the Closed box "0c" at column 0, then 40, 45, ... 135, 150 (column 14).
+    m = Market1812()
+    m.place_at("M", 135)
+    m.place_at("P", 135)
+    assert m.shift("M", 3, minor=True) is False and m.price("M") == 150  # 135 -> 150, capped
+    assert m.shift("P", 3) is False and m.price("P") == 180  # 135 -> 150 -> 165 -> 180
+    m.place_at("Q", 150)  # arrives under M
+    assert m.pile(150) == ("M", "Q")
+    m.shift("M", 1, minor=True)  # no move: M keeps the top of the pile
+    assert m.pile(150) == ("M", "Q")
+    m.shift("Q", 1)
+    m.shift("Q", -1)  # Q comes back: bottom of the pile, still under M
+    assert m.pile(150) == ("M", "Q")
+    m.place_at("X", 45)
+    assert m.shift("X", -3) is True  # 45 -> 40 -> Closed box: off the chart
+    assert not m.has("X") and m.closed == ["X"]
+    # minors first (M), then publics by price: P 180 before Q 150.
+    assert m.order(["P", "Q", "M", "X"], minors={"M"}) == ["M", "P", "Q"]

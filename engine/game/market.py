@@ -17,11 +17,17 @@ Facts from tobymao/18xx @111f7f69 (MIT), cited per rule:
 - a token that moves is put last in its new cell (``stock_market.rb`` ``move``), and the
   operating order is higher price first, then the cell further right, then the higher row,
   then earlier arrival in the cell (``corporation.rb`` ``sort_order_key``);
+
+A title's movement policy sits on top: ``cell_types`` for its own cell letters,
+:meth:`StockGrid.may_enter` for cells only some tokens may enter (1842's blue area),
+:attr:`StockGrid.GAP_RIGHT` for a right move onto a cell that is not there ("stay", as
+18xx.games; or "up", as a row's end: the 1842 and 1862 rulebooks) and
+:meth:`StockGrid.step` for any other rule of one move (1812's minor cap).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = ["Cell", "StockGrid", "parse_price_id"]
@@ -56,7 +62,7 @@ class Cell:
         return "close" in self.types
 
 
-def _parse_cell(code: str, row: int, col: int) -> Cell | None:
+def _parse_cell(code: str, row: int, col: int, types: Mapping[str, str]) -> Cell | None:
     if not isinstance(code, str):
         raise ValueError(f"market[{row}][{col}]: cell code {code!r} is not a string")
     if code == "":
@@ -65,10 +71,10 @@ def _parse_cell(code: str, row: int, col: int) -> Cell | None:
     letters = code[len(digits) :]
     if not digits or not code.startswith(digits) or not letters.isalpha() and letters:
         raise ValueError(f"market[{row}][{col}]: bad cell code {code!r} (want e.g. '82p')")
-    unknown = [ch for ch in letters if ch not in CELL_TYPES]
+    unknown = [ch for ch in letters if ch not in types]
     if unknown:
         raise ValueError(f"market[{row}][{col}]: unknown cell type {unknown[0]!r} in {code!r}")
-    return Cell(row, col, int(digits), tuple(CELL_TYPES[ch] for ch in letters))
+    return Cell(row, col, int(digits), tuple(types[ch] for ch in letters))
 
 
 def parse_price_id(text: str) -> tuple[int, int, int]:
@@ -88,17 +94,28 @@ class StockGrid:
     rows : sequence of sequence of str
         The title's ``MARKET`` rows of cell codes.
 
+    cell_types : mapping of str to str, optional
+        The title's cell-code letters and their type names (default :data:`CELL_TYPES`).
+
     Raises
     ------
     ValueError
         An empty market or a bad cell code (naming its row and column).
     """
 
-    def __init__(self, rows: Sequence[Sequence[str]]) -> None:
+    #: A right move onto a cell the token may not enter: ``"stay"`` (no move, 18xx.games
+    #: ``stock_market.rb`` ``move``) or ``"up"`` (one row up, as at the row's end).
+    GAP_RIGHT = "stay"
+
+    def __init__(
+        self, rows: Sequence[Sequence[str]], cell_types: Mapping[str, str] | None = None
+    ) -> None:
         if not rows or not all(rows):
             raise ValueError("market: needs at least one non-empty row")
+        types = CELL_TYPES if cell_types is None else cell_types
         self.cells: list[list[Cell | None]] = [
-            [_parse_cell(code, r, c) for c, code in enumerate(row)] for r, row in enumerate(rows)
+            [_parse_cell(code, r, c, types) for c, code in enumerate(row)]
+            for r, row in enumerate(rows)
         ]
         self.where: dict[str, tuple[int, int]] = {}
         self.stacks: dict[tuple[int, int], list[str]] = {}
@@ -158,10 +175,24 @@ class StockGrid:
             raise ValueError(f"{sym}: no market cell at row {row}, column {col}")
         if check_par and not cell.par:
             raise ValueError(f"{sym}: {cell.price} at row {row}, column {col} is not a par price")
+        self.place(sym, row, col)
+        self.par[sym] = (row, col)
+        return cell
+
+    def place(self, sym: str, row: int, col: int) -> Cell:
+        """Put ``sym``'s token on cell (row, col), last in its stack (its par unchanged).
+
+        Raises
+        ------
+        ValueError
+            No cell there.
+        """
+        cell = self.cell(row, col)
+        if cell is None:
+            raise ValueError(f"{sym}: no market cell at row {row}, column {col}")
         if sym in self.where:
             self.stacks[self.where[sym]].remove(sym)
         self.where[sym] = (row, col)
-        self.par[sym] = (row, col)
         self.stacks.setdefault((row, col), []).append(sym)
         return cell
 
@@ -186,40 +217,56 @@ class StockGrid:
         self.where[sym] = target
         self.stacks.setdefault(target, []).append(sym)
 
-    def up_of(self, pos: tuple[int, int]) -> tuple[int, int]:
-        row, col = pos
-        return (row - 1, col) if row - 1 >= 0 else pos
+    def may_enter(self, sym: str | None, row: int, col: int) -> bool:
+        """May ``sym``'s token (None: any token) stand on (row, col)?  A cell must be there;
+        a title may forbid more (override)."""
+        return self.cell(row, col) is not None
 
-    def down_of(self, pos: tuple[int, int]) -> tuple[int, int]:
+    def up_of(self, pos: tuple[int, int], sym: str | None = None) -> tuple[int, int]:
         row, col = pos
-        return (row + 1, col) if row + 1 < len(self.cells) else pos
+        return (row - 1, col) if self.may_enter(sym, row - 1, col) else pos
 
-    def left_of(self, pos: tuple[int, int]) -> tuple[int, int]:
+    def down_of(self, pos: tuple[int, int], sym: str | None = None) -> tuple[int, int]:
         row, col = pos
-        if col > 0 and self.cell(row, col - 1) is not None:
+        return (row + 1, col) if self.may_enter(sym, row + 1, col) else pos
+
+    def left_of(self, pos: tuple[int, int], sym: str | None = None) -> tuple[int, int]:
+        row, col = pos
+        if col > 0 and self.may_enter(sym, row, col - 1):
             return row, col - 1
-        return self.down_of(pos)
+        return self.down_of(pos, sym)
 
-    def right_of(self, pos: tuple[int, int]) -> tuple[int, int]:
+    def right_of(self, pos: tuple[int, int], sym: str | None = None) -> tuple[int, int]:
         row, col = pos
         if col + 1 >= len(self.cells[row]):
-            return self.up_of(pos)
-        return row, col + 1
+            return self.up_of(pos, sym)
+        if self.may_enter(sym, row, col + 1):
+            return row, col + 1
+        return self.up_of(pos, sym) if self.GAP_RIGHT == "up" else pos
+
+    def step(self, sym: str | None, direction: str, pos: tuple[int, int]) -> tuple[int, int]:
+        """Where one move of ``sym``'s token from ``pos`` goes (``pos``: no move).
+
+        The 2-D neighbours above; a title overrides this for a rule of its own.
+        """
+        if direction == "up":
+            return self.up_of(pos, sym)
+        if direction == "down":
+            return self.down_of(pos, sym)
+        if direction == "left":
+            return self.left_of(pos, sym)
+        if direction == "right":
+            return self.right_of(pos, sym)
+        raise ValueError(f"unknown market direction {direction!r}")
 
     def peek(self, sym: str, direction: str) -> Cell | None:
         """The cell one move of ``sym`` in ``direction`` would reach (None: no move)."""
-        steps = {"up": self.up_of, "down": self.down_of}
-        steps.update(left=self.left_of, right=self.right_of)
-        if direction not in steps:
-            raise ValueError(f"unknown market direction {direction!r}")
-        target = steps[direction](self.where[sym])
+        target = self.step(sym, direction, self.where[sym])
         return None if target == self.where[sym] else self.cell(*target)
 
     def move(self, sym: str, direction: str, times: int = 1) -> None:
         """Move ``sym``'s token ``times`` cells ``"up"``, ``"down"``, ``"left"`` or ``"right"``."""
-        step = {"up": self.up_of, "down": self.down_of}
-        step.update(left=self.left_of, right=self.right_of)
-        if direction not in step:
+        if direction not in ("up", "down", "left", "right"):
             raise ValueError(f"unknown market direction {direction!r}")
         for _ in range(int(times)):
-            self._to(sym, step[direction](self.where[sym]))
+            self._to(sym, self.step(sym, direction, self.where[sym]))

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from engine.games.checks import whole_number
 from engine.games.g1812 import data
 from engine.games.g1812 import economy_data as ed
+from engine.games.g1812.market import Market1812
 
 __all__ = [
     "POOL",
@@ -147,13 +148,13 @@ def shift_price(price: int, steps: int, minor: bool = False) -> int | None:
     """Price ``steps`` spaces up (+) or down (-) from ``price``; ``None`` = Closed box.
 
     Up stops at the top cell, and for a minor at £150 (§7.3.5).  Down past £40 is the
-    Closed box (§4.2, §9).
+    Closed box (§4.2, §9).  The moves are :class:`.market.Market1812`'s.
     """
-    i = _index(price) + whole_number(steps, "steps", None)
-    if i < 0:
-        return None
-    top = ed.MARKET.index(ed.MINOR_MAX_PRICE) if minor else len(ed.MARKET) - 1
-    return ed.MARKET[min(i, max(top, _index(price)))]
+    i = _index(price)
+    steps = whole_number(steps, "steps", None)
+    grid = Market1812()
+    grid.place("marker", 0, 1 + i)
+    return None if grid.shift("marker", steps, minor) else grid.price("marker")
 
 
 @dataclass(frozen=True)
@@ -188,10 +189,19 @@ class Market:
         return tuple(c for pile in self.cells for c in pile)
 
 
-def _with_pile(market: Market, index: int, pile: tuple[str, ...]) -> tuple:
-    cells = list(market.cells)
-    cells[index] = pile
-    return tuple(cells)
+def _grid(market: Market) -> Market1812:
+    """``market`` as a :class:`.market.Market1812` (the piles in their order)."""
+    grid = Market1812()
+    for i, pile in enumerate(market.cells):
+        for company in pile:
+            grid.place(company, 0, 1 + i)
+    grid.closed = list(market.closed)
+    return grid
+
+
+def _snapshot(grid: Market1812) -> Market:
+    cells = tuple(grid.pile(p) for p in ed.MARKET)
+    return Market(cells, tuple(grid.closed))
 
 
 def place(market: Market, company: str, price: int) -> Market:
@@ -200,15 +210,18 @@ def place(market: Market, company: str, price: int) -> Market:
         raise ValueError(f"company must be a non-empty string, got {company!r}")
     if company in market.companies():
         raise ValueError(f"company {company!r} already has a marker on the market")
-    i = _index(price)
-    return Market(_with_pile(market, i, market.cells[i] + (company,)), market.closed)
+    _index(price)
+    grid = _grid(market)
+    grid.place_at(company, price)
+    return _snapshot(grid)
 
 
 def remove(market: Market, company: str) -> Market:
     """Take ``company``'s marker off the chart (§4.2 closure, §8.4 merged minors)."""
-    i = _index(market.price(company))
-    pile = tuple(c for c in market.cells[i] if c != company)
-    return Market(_with_pile(market, i, pile), market.closed)
+    market.price(company)
+    grid = _grid(market)
+    grid.remove(company)
+    return _snapshot(grid)
 
 
 def move(market: Market, company: str, steps: int, minor: bool = False) -> Market:
@@ -217,15 +230,13 @@ def move(market: Market, company: str, steps: int, minor: bool = False) -> Marke
     A marker that reaches a new cell goes to the bottom of its pile; one that cannot move
     (at the top, or a minor at £150) keeps its place (§7.3.5).  Falling below £40 closes
     the company: its marker leaves the chart and it is appended to ``closed`` (§4.2).
+    The moves are :meth:`.market.Market1812.shift`'s.
     """
-    old = market.price(company)
-    new = shift_price(old, steps, minor)
-    if new == old:
-        return market
-    out = remove(market, company)
-    if new is None:
-        return Market(out.cells, out.closed + (company,))
-    return place(out, company, new)
+    _index(market.price(company))
+    steps = whole_number(steps, "steps", None)
+    grid = _grid(market)
+    grid.shift(company, steps, minor)
+    return _snapshot(grid)
 
 
 def operating_order(market: Market, minors: Iterable[str]) -> tuple[str, ...]:
@@ -236,8 +247,7 @@ def operating_order(market: Market, minors: Iterable[str]) -> tuple[str, ...]:
     unknown = minors - set(on_chart)
     if unknown:
         raise ValueError(f"minor(s) {sorted(unknown)} have no marker on the market")
-    by_price = [c for pile in reversed(market.cells) for c in pile]
-    return tuple(c for c in by_price if c in minors) + tuple(c for c in by_price if c not in minors)
+    return tuple(_grid(market).order(on_chart, minors))
 
 
 # ----------------------------------------------------------------------------- dividends

@@ -51,10 +51,10 @@ from engine.games.g1812.game_support import (
     TRAIN_ORDER,
     UNLIMITED,
     DataView,
-    MarketBoard,
     check_1812,
 )
 from engine.games.g1812.game_trains import TrainsMixin1812
+from engine.games.g1812.market import Market1812
 
 __all__ = ["Game1812", "new_game", "check_1812"]
 
@@ -141,7 +141,7 @@ class Game1812(StockMixin1812, TrainsMixin1812, OperatingMixin1812, MergerMixin1
             self.pay(BANK, p, ed.STARTING_CASH[n], "starting capital")
         for sym in self.state.operators:
             self.ledger.open(sym)
-        self.market = MarketBoard()
+        self.market = Market1812()
         self.shares.players = list(self.players)
         self.loans: dict[str, int] = {}
         #: Loans a company holds beyond its limit because a merger or take-over brought them.
@@ -305,7 +305,7 @@ class Game1812(StockMixin1812, TrainsMixin1812, OperatingMixin1812, MergerMixin1
 
     def move_price(self, sym: str, steps: int) -> None:
         """Move a marker; a company falling into the Closed box closes (§4.2)."""
-        if steps and self.market.move(sym, steps, self.kind_of(sym) == "minor"):
+        if steps and self.market.shift(sym, steps, self.kind_of(sym) == "minor"):
             self.note(f"{sym} falls into the Closed box")
             self.close_company(sym, off_market=True)
 

@@ -267,7 +267,7 @@ class MergerMixin1812:
                 self.pay(payer, corp, amount, f"upgrade to a full {corp} share")
             else:
                 self.pay(BANK, payee, amount, f"half {corp} share sold back")
-        self.market.place(corp, f.price)
+        self.market.place_at(corp, f.price)
         for x in order:
             self._absorb(corp, x)
         self._note_exchange(corp)

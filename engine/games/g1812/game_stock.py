@@ -291,7 +291,7 @@ class StockMixin1812:
         info = costs.start_public(price, self.state.phase_name)
         self.open_public(corp)
         self.shares.par(corp, p)
-        self.market.place(corp, price)
+        self.market.place_at(corp, price)
         self.pay(p, corp, info.cost, f"starts {corp}")
         self.note(f"{p} starts {corp} at {price}")
         self.round.data["home"] = corp
@@ -334,7 +334,7 @@ class StockMixin1812:
         marker on its reserved home."""
         self.minor_owner[minor] = owner
         self.pay(owner, minor, paid, f"minor {minor}")
-        self.market.place(minor, price)
+        self.market.place_at(minor, price)
         op = self.state.operators[minor]
         op.floated = True
         # the reserved space follows its city through upgrades (two circles become one)

@@ -1,10 +1,6 @@
-"""Support for the 1812 rules engine: the market board, the per-game data view, the train
+"""Support for the 1812 rules engine: the per-game data view, the train
 supply and the checks that hold in every reachable 1812 state.
 
-- :class:`MarketBoard` keeps one :class:`~.economy.Market` (immutable piles, §4) and swaps it
-  on every move, so the pile rules (new arrivals at the bottom, a marker that cannot move
-  keeps its place, the Closed box below £40, the minors' £150 cap) are the tested
-  :mod:`.economy` functions.
 - :class:`DataView` is the title data as this game sees it: station markers per public
   company by player number (§14.1: 4/4/3) and train cards as minted so far.  2/1G, 5/4+2G
   and 3D/2+2GD trains are unlimited (§2.4, §2.5, §7.3.8): a fresh card is minted whenever
@@ -23,48 +19,14 @@ from collections import Counter
 
 from engine.game.invariants import InvariantError
 from engine.games.g1812 import data
-from engine.games.g1812 import economy as eco
 from engine.games.g1812 import economy_data as ed
 
-__all__ = ["MarketBoard", "DataView", "TRAIN_ORDER", "UNLIMITED", "check_1812"]
+__all__ = ["DataView", "TRAIN_ORDER", "UNLIMITED", "check_1812"]
 
 #: Train cards in sale order (§2, §7.3.8).
 TRAIN_ORDER = tuple(t["name"] for t in data.TRAINS)
 #: Trains "not limited by the components supplied with the game" (§7.3.8).
 UNLIMITED = ("2", "5", "3D")
-
-
-class MarketBoard:
-    """The stock market of one game: a mutable holder of an immutable :class:`eco.Market`."""
-
-    def __init__(self) -> None:
-        self.state = eco.Market()
-
-    def price(self, sym: str) -> int:
-        return self.state.price(sym)
-
-    def has(self, sym: str) -> bool:
-        return sym in self.state.companies()
-
-    def place(self, sym: str, price: int) -> None:
-        """Put ``sym`` on ``price`` under any markers there (§6.2.1, §6.2.3, §8.2)."""
-        self.state = eco.place(self.state, sym, price)
-
-    def remove(self, sym: str) -> None:
-        if self.has(sym):
-            self.state = eco.remove(self.state, sym)
-
-    def move(self, sym: str, steps: int, minor: bool) -> bool:
-        """Move ``steps`` spaces; True when the marker fell into the Closed box (§4.2)."""
-        self.state = eco.move(self.state, sym, steps, minor)
-        return not self.has(sym)
-
-    def order(self, syms, minors) -> list[str]:
-        """``syms`` in operating order (§7): minors by price, then publics, top of a pile
-        first."""
-        full = eco.operating_order(self.state, [m for m in minors if self.has(m)])
-        wanted = set(syms)
-        return [s for s in full if s in wanted]
 
 
 class DataView:

@@ -45,11 +45,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from engine.game.market import StockGrid
 from engine.games.checks import whole_number
 from engine.games.g1842 import economy_data as ed
 
 __all__ = [
-    "Cell", "price", "zone", "start_cell", "top_right", "after_dividend", "after_withhold",
+    "Cell", "Grid1842", "price", "zone", "start_cell", "top_right", "after_dividend",
+    "after_withhold",
     "sale_steps", "after_sale", "after_stock_round", "operating_order", "corporation_starts",
     "starting_capital", "available_corporations", "certificate_limit", "certificate_count",
     "holding_limit_applies", "sell_refusal", "buy_refusal", "Payout", "pay_dividend",
@@ -97,45 +99,59 @@ class Cell:
     col: int
 
 
-@lru_cache(maxsize=1)
-def _grid() -> tuple[tuple[tuple[int, str], ...], ...]:
-    rows = []
-    for r, row in enumerate(ed.MARKET):
-        cells = []
-        for c, text in enumerate(row):
-            digits = text.rstrip("pybuhe")
-            cells.append((int(digits), ed.MARKET_ZONES[text[len(digits):]]))
-            if r and c >= len(ed.MARKET[r - 1]):
+class Grid1842(StockGrid):
+    """The 1842 stock market (8) on :class:`~engine.game.market.StockGrid`: cells are
+    :data:`.economy_data.MARKET` with the zones of :data:`.economy_data.MARKET_ZONES` as
+    their types; only the HAV may enter a blue field, and a right move with no field to
+    enter goes one up, as from a row's last field (8)."""
+
+    GAP_RIGHT = "up"
+
+    def __init__(self) -> None:
+        super().__init__(ed.MARKET, {k: v for k, v in ed.MARKET_ZONES.items() if k})
+        for r, row in enumerate(ed.MARKET):
+            if r and len(row) > len(ed.MARKET[r - 1]):
                 raise ValueError(f"MARKET row {r} is longer than the row above it")
-        rows.append(tuple(cells))
-    return tuple(rows)
+
+    def may_enter(self, sym: str | None, row: int, col: int) -> bool:
+        """A field a token may enter: on the board and, unless it is the HAV's, not blue."""
+        cell = self.cell(row, col)
+        return cell is not None and (sym == ed.HAV or "blue" not in cell.types)
+
+    def zone_at(self, row: int, col: int) -> str:
+        types = self.cells[row][col].types
+        return types[0] if types else ed.MARKET_ZONES[""]
+
+
+@lru_cache(maxsize=1)
+def _grid() -> Grid1842:
+    """The market's geometry (no tokens on it)."""
+    return Grid1842()
 
 
 def _cell(cell) -> Cell:
     if not isinstance(cell, Cell):
         raise ValueError(f"cell must be a Cell, got {cell!r}")
-    g = _grid()
-    if not (0 <= cell.row < len(g) and 0 <= cell.col < len(g[cell.row])):
+    if _grid().cell(cell.row, cell.col) is None:
         raise ValueError(f"cell {cell} is not on the stock market")
     return cell
 
 
-def _exists(row: int, col: int, hav: bool) -> bool:
-    """A field a token may enter: on the board and, unless it is the HAV, not blue (8)."""
-    g = _grid()
-    return 0 <= row < len(g) and 0 <= col < len(g[row]) and (hav or g[row][col][1] != "blue")
+def _token(hav: bool) -> str | None:
+    """The token whose moves are asked for: the HAV's, or any corporation's."""
+    return ed.HAV if hav else None
 
 
 def price(cell: Cell) -> int:
     """Value of a market field (8)."""
     _cell(cell)
-    return _grid()[cell.row][cell.col][0]
+    return _grid().cells[cell.row][cell.col].price
 
 
 def zone(cell: Cell) -> str:
     """Zone of a field: plain, start (red), yellow, brown, blue (HAV only) or end (6.4, 8)."""
     _cell(cell)
-    return _grid()[cell.row][cell.col][1]
+    return _grid().zone_at(cell.row, cell.col)
 
 
 def start_cell(corp: str) -> Cell:
@@ -152,34 +168,21 @@ def start_cell(corp: str) -> Cell:
 
 def top_right() -> Cell:
     """The top-right field: a token reaching it ends the game (9)."""
-    return Cell(0, len(_grid()[0]) - 1)
+    return Cell(0, len(_grid().cells[0]) - 1)
 
 
-def _right(cell: Cell, hav: bool) -> Cell:
-    if _exists(cell.row, cell.col + 1, hav):
-        return Cell(cell.row, cell.col + 1)
-    return _up(cell, hav)
-
-
-def _up(cell: Cell, hav: bool) -> Cell:
-    return Cell(cell.row - 1, cell.col) if _exists(cell.row - 1, cell.col, hav) else cell
-
-
-def _down(cell: Cell, hav: bool) -> Cell:
-    return Cell(cell.row + 1, cell.col) if _exists(cell.row + 1, cell.col, hav) else cell
+def _step(cell: Cell, direction: str, hav: bool) -> Cell:
+    return Cell(*_grid().step(_token(hav), direction, (cell.row, cell.col)))
 
 
 def after_dividend(cell: Cell, hav: bool = False) -> Cell:
     """A dividend was paid: one field right; from a row's last field one up (8)."""
-    return _right(_cell(cell), hav)
+    return _step(_cell(cell), "right", hav)
 
 
 def after_withhold(cell: Cell, hav: bool = False) -> Cell:
     """No dividend: one field left; from a row's first field one down, never into blue (8)."""
-    _cell(cell)
-    if cell.col > 0 and _exists(cell.row, cell.col - 1, hav):
-        return Cell(cell.row, cell.col - 1)
-    return _down(cell, hav)
+    return _step(_cell(cell), "left", hav)
 
 
 def sale_steps(percent: int) -> int:
@@ -194,14 +197,15 @@ def after_sale(cell: Cell, percent: int, hav: bool = False) -> Cell:
     """After one sale: down :func:`sale_steps` fields, stopping at the column's foot (8)."""
     _cell(cell)
     for _ in range(sale_steps(percent)):
-        cell = _down(cell, hav)
+        cell = _step(cell, "down", hav)
     return cell
 
 
 def after_stock_round(cell: Cell, player_percent: int, hav: bool = False) -> Cell:
     """The 100% rule: all shares held by players at a stock round's end -> one up (8)."""
     _cell(cell)
-    return _up(cell, hav) if share_percent(player_percent, "player_percent") == 100 else cell
+    full = share_percent(player_percent, "player_percent") == 100
+    return _step(cell, "up", hav) if full else cell
 
 
 def operating_order(tokens: Mapping[str, tuple[Cell, int]]) -> tuple[str, ...]:

@@ -182,7 +182,7 @@ class Game1842(OpsMixin1842, TrainsMixin1842, MinorsMixin1842, HavMixin1842, Sto
         return {
             "bankrupt": len(self.bankrupt) >= len(self.seats) - 1,
             "bank": self.cash(BANK) <= 0 or self.bank_broken,
-            "top_right": any(self.market.at_end(c) for c in self.market.cells),
+            "top_right": any(self.market.at_end(c) for c in self.market.where),
         }
 
     def check_game_end(self) -> None:
@@ -324,12 +324,12 @@ def check_1842(game: Game1842) -> None:
             assert owner in game.seats, f"{where}: {minor} owned by {owner!r}"
     for corp, loan in game.loans.items():
         assert loan > 0, f"{where}: {corp} loan {loan}"
-    for corp, cell in game.market.cells.items():
+    for corp, cell in game.market.where.items():
         assert corp in game.market.stacks[cell], f"{where}: {corp} not in its stack"
         assert game.started(corp), f"{where}: {corp} on the market but not started"
     for corp in game.corp_syms:
         if game.started(corp):
-            assert corp in game.market.cells, f"{where}: started {corp} has no market token"
+            assert corp in game.market.where, f"{where}: started {corp} has no market token"
     for card in game.state.trains.values():
         if card.owner not in (None, DEPOT):
             assert card.owner != HAV, f"{where}: the HAV owns train {card.id}"

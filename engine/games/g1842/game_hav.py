@@ -63,7 +63,7 @@ class HavMixin1842:
         self.hav.take(buyer, cert.id)
         if not self.hav_started() and self.sold_percent(HAV) >= ed.START_PERCENT:
             self.state.operators[HAV].floated = True
-            self.market.place(HAV)
+            self.market.start(HAV)
             self.note(f"the HAV starts ({self.hav_tokens} building tokens)")
 
     def _hav_buys(self, buyer: str) -> list[dict]:

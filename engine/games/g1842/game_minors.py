@@ -322,7 +322,7 @@ class MinorsMixin1842:
         self.state.board_version += 1
         self.state.place_home(successor)
         self.token_used[successor] = 1
-        self.market.place(successor)
+        self.market.start(successor)
         if forced:
             ipo = [c for c in book.offering(successor)]
             _kept, moved = em.reduce_ipo_to_half([c.percent for c in ipo])

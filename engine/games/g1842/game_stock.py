@@ -203,7 +203,7 @@ class StockMixin1842:
     def end_stock_round(self) -> None:
         """The 100% rule, corporations starting, successors transforming, priority."""
         if self.package_sold():
-            for corp in self.market_order(list(self.market.cells)):
+            for corp in self.market_order(list(self.market.where)):
                 book = self.book(corp)
                 players = sum(c.percent for c in book.by_corp.get(corp, ())
                               if c.owner in self.seats)  # fmt: skip
@@ -460,5 +460,5 @@ class StockMixin1842:
         self.state.board_version += 1
         self.state.place_home(corp)
         self.token_used[corp] = 1  # the home station (3.3.2)
-        self.market.place(corp)
+        self.market.start(corp)
         self.note(f"{corp} starts with {eco.starting_capital(corp)}")

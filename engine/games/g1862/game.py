@@ -179,7 +179,7 @@ class Game1862(InitialRoundMixin, OperatingMixin1862, BaseGame):
         return out
 
     def market_par(self, corp: str, player: str, price: int) -> None:
-        self.market.par(corp, price)
+        self.market.par_at(corp, price)
 
     def after_par(self, corp: str, player: str, price: int) -> None:
         """Shares that came with privates leave the initial offering for their holders."""
@@ -197,7 +197,7 @@ class Game1862(InitialRoundMixin, OperatingMixin1862, BaseGame):
         ipo = sum(c.percent for c in self.ipo_certs(corp))
         if eco.is_floated(ipo):
             op.floated = True
-            capital = eco.float_capital(self.market.par_price[corp])
+            capital = eco.float_capital(self.market.par_price(corp))
             self.pay(BANK, corp, capital, f"{corp} floats")
             self.note(f"{corp} floats with {capital}")
             self.close_privates()
@@ -215,7 +215,7 @@ class Game1862(InitialRoundMixin, OperatingMixin1862, BaseGame):
                 continue
             ipo, pool = self.ipo_certs(corp), self.pool_certs(corp)
             for source, certs, price in (
-                ("treasury", ipo, self.market.par_price[corp]),
+                ("treasury", ipo, self.market.par_price(corp)),
                 (POOL, pool, self.market.price(corp)),
             ):
                 cost = eco.certificate_price(price, share)
@@ -331,7 +331,7 @@ class Game1862(InitialRoundMixin, OperatingMixin1862, BaseGame):
     # ------------------------------------------------------------------ game end
     def end_checks(self) -> dict[str, bool]:
         """§Ending the Game / Timing (the conditions of :func:`.economy.game_end_reasons`)."""
-        top = max((self.market.price(c) for c in self.market.pos), default=0)
+        top = max((self.market.price(c) for c in self.market.where), default=0)
         return {"bank": self.bank_broken or self.cash(BANK) <= 0,
                 "stock_market": top > ed.GAME_END_PRICE_ABOVE,
                 "companies_out": len(self.out) >= ed.GAME_END_COMPANIES_OUT,

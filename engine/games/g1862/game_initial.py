@@ -151,7 +151,7 @@ class InitialRoundMixin:
         p, corp, price = action["entity"], action["corporation"], int(action["share_price"])
         self.round.data["pending"].pop(0)
         self.create_shares(corp)
-        self.market.par(corp, price)
+        self.market.par_at(corp, price)
         self.shares.par(corp, p)
         self.note(f"{p} sets {corp}'s par at {price}")
         self.after_par(corp, p, price)

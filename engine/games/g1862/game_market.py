@@ -27,6 +27,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from engine.game.base import BoardState
+from engine.game.market import StockGrid
 from engine.games.g1862 import data
 from engine.games.g1862 import economy as eco
 from engine.games.g1862 import economy_data as ed
@@ -54,78 +55,39 @@ CANADA_HEXES = frozenset({"B2", "C1", "A7", "B10", "B14", "B20", "E25", "D26", "
 CANADIAN_HOMES = frozenset(c["sym"] for c in data.CORPORATIONS if c["coordinates"] in CANADA_HEXES)
 
 
-def _moves() -> dict[str, dict[tuple[int, int], tuple[int, int]]]:
-    """Every square's neighbour for each move (the rules of :class:`.economy.Market`),
-    computed once: markers move thousands of times a game."""
-    grid = eco.MARKET
-    squares = [(sq.row, sq.col) for row in grid.squares for sq in row if sq is not None]
-    return {name: {pos: getattr(grid, name)(pos) for pos in squares}
-            for name in ("right", "left", "up", "down")}  # fmt: skip
+class Market1862(StockGrid):
+    """Markers on the share price index (:data:`.economy_data.MARKET`), stacked per square.
 
-
-_MOVES = _moves()
-_PRICE = {(sq.row, sq.col): sq.price for row in eco.MARKET.squares for sq in row if sq}
-_CLOSED = {(sq.row, sq.col) for row in eco.MARKET.squares for sq in row if sq and sq.closed}
-
-
-class Market1862:
-    """Markers on the share price index (:data:`.economy.MARKET`), stacked per square."""
+    The squares, the moves (right, else up at a row's end; left, else down at a row's
+    start; a move onto a missing square does not happen), the stacks (arrivals go
+    underneath) and the operating order (highest price, then the square further right,
+    then the uppermost marker; no two squares of a column share a price) are
+    :class:`~engine.game.market.StockGrid`'s.
+    """
 
     def __init__(self) -> None:
-        self.pos: dict[str, tuple[int, int]] = {}
-        self.stacks: dict[tuple[int, int], list[str]] = {}
-        self.par_price: dict[str, int] = {}
+        super().__init__(ed.MARKET)
 
-    def par(self, corp: str, price: int) -> None:
+    def par_at(self, corp: str, price: int) -> None:
         """Place ``corp``'s marker on the par square of ``price`` (underneath others)."""
-        if corp in self.pos:
+        if self.has_price(corp):
             raise ValueError(f"{corp} already has a market marker")
-        self.par_price[corp] = price
-        self._place(corp, eco.par_position(price))
-
-    def _place(self, corp: str, pos: tuple[int, int]) -> None:
-        self.pos[corp] = pos
-        self.stacks.setdefault(pos, []).append(corp)  # arrivals go underneath
-
-    def _move(self, corp: str, move: str) -> None:
-        old = self.pos[corp]
-        new = _MOVES[move][old]
-        if new == old:
-            return
-        self.stacks[old].remove(corp)
-        self._place(corp, new)
-
-    def price(self, corp: str) -> int:
-        return _PRICE[self.pos[corp]]
+        self.set_par(corp, *eco.par_position(price))
 
     def right(self, corp: str) -> None:
-        self._move(corp, "right")
+        self.move(corp, "right")
 
     def left(self, corp: str) -> None:
-        self._move(corp, "left")
+        self.move(corp, "left")
 
     def up(self, corp: str) -> None:
-        self._move(corp, "up")
+        self.move(corp, "up")
 
     def down(self, corp: str) -> None:
-        self._move(corp, "down")
+        self.move(corp, "down")
 
     def at_close(self, corp: str) -> bool:
-        return self.pos.get(corp) in _CLOSED
-
-    def remove(self, corp: str) -> None:
-        pos = self.pos.pop(corp, None)
-        if pos is not None:
-            self.stacks[pos].remove(corp)
-
-    def operating_order(self, corps) -> list[str]:
-        """Highest price first; on one square the uppermost; equal prices: further right."""
-
-        def key(corp: str) -> tuple[int, int, int]:
-            pos = self.pos[corp]
-            return (-_PRICE[pos], -pos[1], self.stacks[pos].index(corp))
-
-        return sorted(corps, key=key)
+        return self.has_price(corp) and self.current(corp).close
 
 
 def _train_specs() -> list[dict]:

@@ -288,7 +288,7 @@ class OperatingMixin1862(TrainBuyMixin):
     def sale_proceeds(self, corp: str, percent: int) -> int:
         share = self.shares.share_percent[corp]
         floated = self.state.operators[corp].floated
-        return eco.sale(self.market.pos[corp], [share] * (percent // share), floated).proceeds
+        return eco.sale(self.market.where[corp], [share] * (percent // share), floated).proceeds
 
     def emergency_sales(self, pres: str) -> list[dict]:
         """Sales a president may make to pay for a train (one per company a turn)."""
