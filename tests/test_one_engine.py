@@ -287,3 +287,27 @@ def test_play_load_checks_the_title_and_bots_play_the_save_on(tmp_path):
     assert result.exit_code == 0, result.output
     assert "game ended" in result.output
     assert len(json.loads(save.read_text())["actions"]) > 300
+
+
+def test_every_run_solves_the_same_on_the_whole_board(reports):
+    # At all 703 runs: `eighteen solve RECORD --action N` solves the company's runnable trains
+    # on the whole map (route_problem(full_board=True)); the report takes the engine's own
+    # optimum on the part its network reaches.  Both are exact, so they are equal.
+    from engine.app.report import action_number, open_replay
+
+    checked = 0
+    for path, report in reports.items():
+        optimum = {t.action_id: t.optimum for t in report.turns}
+        rep = open_replay(path)
+
+        def look(i, raw, rep=rep, optimum=optimum):
+            nonlocal checked
+            if raw.get("type") != "run_routes" or rep.game.finished:
+                return
+            problem, _view = rep.game.route_problem(str(raw["entity"]), full_board=True)
+            assert routing.solve(problem).total == optimum[action_number(raw, i)]
+            checked += 1
+
+        for _step in rep.steps(before=look):
+            pass
+    assert checked == 703
