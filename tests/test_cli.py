@@ -119,7 +119,9 @@ def test_render(files):
     assert {t.get("data-company") for t in tokens} == {"AA", "BB"}
     routes = [e for e in root.iter(f"{ns}polyline") if e.get("class") == "route"]
     assert len(routes) == 2
-    assert len({r.get("stroke") for r in routes}) == 2
+    # both trains in the company's colour, told apart by their dash patterns
+    assert len({r.get("stroke") for r in routes}) == 1
+    assert len({r.get("stroke-dasharray") for r in routes}) == 2
     assert all(len(r.get("points").split()) >= 2 for r in routes)
     assert any(e.get("class") == "track" for e in root.iter(f"{ns}path"))
     # without --routes: no route lines

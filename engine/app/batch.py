@@ -61,7 +61,7 @@ from engine.app.batch_io import (
 
 # the table and the journal live in batch_io; they stay importable from here
 from engine.app.cli_common import one_line
-from engine.model.jsonio import JSONInputError, parse_json
+from engine.model.jsonio import JSONInputError, parse_json, read_text
 
 __all__ = [
     "BatchError",
@@ -233,18 +233,7 @@ def _error_text(exc: BaseException) -> str:
 def _read_item(item: Item) -> tuple[Any, str]:
     """The parsed JSON of an item and the name to report it under."""
     where = item.key
-    if item.text is not None:
-        text = item.text
-    else:
-        try:
-            text = Path(item.file).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise OSError(f"{where}: no such file") from None
-        except IsADirectoryError:
-            raise OSError(f"{where}: is a directory, not a file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            why = getattr(exc, "strerror", None) or exc
-            raise OSError(f"{where}: cannot read: {why}") from None
+    text = item.text if item.text is not None else read_text(item.file)
     try:
         return parse_json(text, where), where
     except JSONInputError as exc:

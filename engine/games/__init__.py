@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from engine.model import position as _position
 from engine.model import record as _record
 from engine.model import title as _title
-from engine.model.jsonio import parse_json
+from engine.model.jsonio import parse_json, read_text
 from engine.model.position import Position, PositionError
 from engine.model.record import Record, ReplayError
 
@@ -257,14 +257,7 @@ def read_save(source: str | Path | dict) -> tuple[dict, str]:
         data, where = source, "save"
     else:
         where = str(source)
-        try:
-            data = parse_json(Path(source).read_text(encoding="utf-8"), where)
-        except FileNotFoundError:
-            raise ValueError(f"{where}: no such file") from None
-        except IsADirectoryError:
-            raise ValueError(f"{where}: is a directory, not a save file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ValueError(f"{where}: not a readable save: {exc}") from None
+        data = parse_json(read_text(source, "save file"), where)
     if not isinstance(data, dict):
         raise ValueError(f"{where}: a save is a JSON object")
     for key in ("title", "players", "actions"):

@@ -9,9 +9,10 @@ each into a :class:`JSONInputError` whose message says where, and refuses duplic
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
-__all__ = ["JSONInputError", "parse_json", "MAX_DEPTH"]
+__all__ = ["JSONInputError", "parse_json", "read_text", "MAX_DEPTH"]
 
 #: Deepest nesting accepted (no position, record or route file comes near it).
 MAX_DEPTH = 64
@@ -19,6 +20,26 @@ MAX_DEPTH = 64
 
 class JSONInputError(ValueError):
     """Input that is not acceptable JSON; the message names the item and where it is."""
+
+
+def read_text(path: str | Path, what: str = "file") -> str:
+    """The text of ``path``.
+
+    Raises
+    ------
+    JSONInputError
+        ``"<path>: no such file"``, ``"<path>: is a directory, not a <what>"`` or
+        ``"<path>: cannot read: <why>"`` (the same line whatever the command).
+    """
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise JSONInputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise JSONInputError(f"{path}: is a directory, not a {what}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        raise JSONInputError(f"{path}: cannot read: {why}") from None
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.model.jsonio import JSONInputError, parse_json
+from engine.model.jsonio import JSONInputError, parse_json, read_text
 
 __all__ = [
     "PositionError",
@@ -311,13 +311,9 @@ def load_position(source: str | Path | dict, title=None) -> Position:
         ):
             name = str(source)
             try:
-                text = Path(source).read_text(encoding="utf-8")
-            except FileNotFoundError:
-                raise PositionError(f"{name}: no such file") from None
-            except IsADirectoryError:
-                raise PositionError(f"{name}: is a directory, not a position file") from None
-            except (OSError, UnicodeDecodeError) as exc:
-                raise PositionError(f"{name}: cannot read: {exc.strerror or exc}") from None
+                text = read_text(source, "position file")
+            except JSONInputError as exc:
+                raise PositionError(str(exc)) from None
         else:
             text = source
         try:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.model.jsonio import JSONInputError, parse_json
+from engine.model.jsonio import JSONInputError, parse_json, read_text
 
 __all__ = [
     "ReplayError",
@@ -113,16 +113,7 @@ def load_record(source: str | Path | dict, name: str | None = None) -> Record:
         path = Path(source)
         where = str(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ReplayError(f"{where}: no such file") from None
-        except IsADirectoryError:
-            raise ReplayError(f"{where}: is a directory, not a record file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            why = getattr(exc, "strerror", None) or exc
-            raise ReplayError(f"{where}: cannot read: {why}") from None
-        try:
-            data = parse_json(text, where)
+            data = parse_json(read_text(path, "record file"), where)
         except JSONInputError as exc:
             raise ReplayError(str(exc)) from None
         name = name or path.stem
