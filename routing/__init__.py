@@ -54,7 +54,9 @@ def solve(problem: Problem, time_limit: float | None = None, method: str = "auto
     problem : Problem
     time_limit : float, optional
         Seconds.  When reached, the best routes so far are returned with ``optimal=False``
-        and a valid upper ``bound``.
+        and a valid upper ``bound``; the routes are never worse than the best route set
+        found for part of the trains (the search solves growing subsets of the trains and
+        keeps each answer as its starting point).  Ctrl-C does the same at once.
     method : {"auto", "numba", "cpsat"}
         ``"auto"`` (default): the numba search, which hands the problem over to the CP-SAT
         model when a train type has more routes than it may enumerate (``max_routes``,
@@ -70,28 +72,82 @@ def solve(problem: Problem, time_limit: float | None = None, method: str = "auto
     Returns
     -------
     Solution
+        With ``stats["interrupted"]`` when Ctrl-C stopped the search (the best routes so
+        far, a valid ``bound``; see :mod:`routing.interrupt`), ``stats["trains_cut"]`` when
+        the company has more identical trains than routes can run at once (see
+        :mod:`routing._trim`; the extra trains run nothing).
     """
     if method == "numba":
-        from ._search import solve_numba
+        from ._search import solve_numba as run
+    elif method == "cpsat":
+        from .cpsat import solve_cpsat as run
+    elif method == "auto":
+        from ._hybrid import solve_auto as run
+    else:
+        raise ValueError(f"unknown method {method!r}; expected 'auto', 'numba' or 'cpsat'")
+    if not isinstance(problem, Problem):
+        raise ValueError(f"solve expects a routing.Problem, got {type(problem).__name__}")
+    from ._trim import cut_trains, restore_trains
 
-        return solve_numba(problem, time_limit=time_limit, **kw)
-    if method == "cpsat":
-        from .cpsat import solve_cpsat
-
-        return solve_cpsat(problem, time_limit=time_limit, **kw)
-    if method == "auto":
-        from ._hybrid import solve_auto
-
-        return solve_auto(problem, time_limit=time_limit, **kw)
-    raise ValueError(f"unknown method {method!r}; expected 'auto', 'numba' or 'cpsat'")
+    cut, keep = cut_trains(problem)
+    solution = run(cut, time_limit=time_limit, **kw)
+    if keep is not None:
+        restore_trains(solution, keep, len(problem.trains))
+    return solution
 
 
-def validate(problem: Problem, routes):
+def validate(
+    problem: Problem,
+    routes,
+    *,
+    blocked_by=None,
+    compare: bool = False,
+    time_limit: float | None = None,
+):
     """Score routes a player declares; raise :class:`RouteError` naming the broken rule.
 
-    ``routes`` is a sequence of ``(train_index, node_sequence)`` or of
-    ``(train_index, node_sequence, segment_sequence)``; see :mod:`routing.validation`.
+    Parameters
+    ----------
+    problem : Problem
+    routes : sequence
+        ``(train_index, node_sequence)`` or ``(train_index, node_sequence,
+        segment_sequence)`` items; see :mod:`routing.validation`.
+    blocked_by : mapping, optional
+        Node id -> the company (or companies) whose stations block that city for this
+        company; only used to say so when a route runs through it.
+    compare : bool
+        Also solve ``problem`` (:func:`solve`, ``time_limit``) and put the answer in the
+        result's ``optimum`` and a line in its ``notes`` comparing it to the declared total.
+    time_limit : float, optional
+        Seconds for that solve.
+
+    Returns
+    -------
+    routing.validation.ScoredRoutes
+        ``routes`` (each with ``counted`` and ``skipped`` stops), ``total``, ``notes``,
+        ``optimum`` and ``shortfall`` (how much the declared routes miss the proven optimum
+        by).
     """
     from .validation import validate_routes
 
-    return validate_routes(problem, routes)
+    scored = validate_routes(problem, routes, blocked_by=blocked_by)
+    if compare:
+        best = solve(problem, time_limit=time_limit)
+        scored.optimum = best
+        scored.notes.append(_comparison(scored.total, best))
+    return scored
+
+
+def _comparison(declared: int, best: Solution) -> str:
+    """One line comparing a declared total with the solver's answer."""
+    if best.optimal:
+        if declared >= best.total:
+            return f"optimal: no routes earn more than {best.total}"
+        return f"the best routes earn {best.total}, {best.total - declared} more than declared"
+    if declared >= best.bound:
+        return f"optimal: no routes earn more than {best.bound}"
+    more = f", {best.total - declared} more than declared" if best.total > declared else ""
+    return (
+        f"the best routes found earn {best.total}{more} (not proven: no routes earn more than "
+        f"{best.bound})"
+    )

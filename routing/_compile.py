@@ -191,12 +191,17 @@ def _build_legs(problem: Problem, active: np.ndarray) -> Legs:
     )
 
 
-def compile_problem(problem: Problem) -> Compiled:
-    """Lay ``problem`` out as arrays for the kernels."""
+def compile_problem(problem: Problem, reachable_only: bool = True) -> Compiled:
+    """Lay ``problem`` out as arrays for the kernels.
+
+    ``reachable_only=False`` keeps the whole network (legs through every junction), for
+    the validator: a declared route over unreachable track then breaks the rule that makes
+    it unreachable (a blocked city, no station) instead of finding no track at all.
+    """
     net = problem.network
     rules = problem.rules
     n = net.n_nodes
-    active = _active_nodes(problem)
+    active = _active_nodes(problem) if reachable_only else np.ones(n, dtype=np.bool_)
     legs = _build_legs(problem, active)
     n_seg_words = (net.n_segments + 63) // 64 or 1
 

@@ -9,14 +9,13 @@ The packing kernel then treats all rules as additive values plus bit conflicts.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from numba import njit, objmode
 
 from ._buffers import grow1, grow2
 from ._count import NO_LIMIT, sort_by_value
 from ._evaluate import evaluate, scratch_words
+from .interrupt import clock
 
 _CHECK_EVERY = 4095
 
@@ -273,7 +272,7 @@ def enumerate_routes(
                 expanded += 1
                 if (expanded & _CHECK_EVERY) == 0:
                     with objmode(now="float64"):
-                        now = time.perf_counter()
+                        now = clock()  # +inf once Ctrl-C was pressed (routing.interrupt)
                     if now > deadline:
                         done = False
                         break

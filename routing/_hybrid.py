@@ -8,16 +8,18 @@ is slow where numba is fast.  So:
 
 1. Enumerate each train type under a budget (``max_routes`` variants and ``enum_seconds``).
 2. Every type complete: pack exactly, as ``method="numba"`` does -- the answer is the numba
-   answer, CP-SAT never runs -- unless the packing itself stalls (``pack_seconds``: two
-   goods trains wanting the same few ports and mines can make the branch and bound try
-   billions of pairs); then its incumbent goes to CP-SAT as in 3.
+   answer, CP-SAT never runs -- unless the packing itself stalls (``pack_seconds``: sixteen
+   7/8 trains on a late 1846 board take it 15 s); then its incumbent (never worse than
+   its best route set for fewer of the trains, see :mod:`routing._pack`) goes to CP-SAT
+   as in 3.
 3. Some type cut short: pack the routes found (a valid incumbent) and give the problem to
    CP-SAT with the remaining time, the incumbent as a solution hint and as a lower bound on
    the objective, and each completely enumerated type's best route value as a proven cap.
 
 The better route set is returned with ``bound = min(numba's valid bound, CP-SAT's bound)``:
 both are proven upper bounds on the optimum, so their minimum is too.  ``optimal`` is only
-reported when the returned total reaches that bound.
+reported when the returned total reaches that bound.  After Ctrl-C (:mod:`routing.interrupt`)
+the remaining phases are skipped and the best routes so far come back.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import time
 
 from ._compile import compile_problem
 from ._search import Enumerated, check_time_limit, empty_solution
+from .interrupt import catching, requested
 from .problem import Problem
 from .solution import Solution
 
@@ -107,6 +110,17 @@ def solve_auto(
             raise ValueError(f"{name} must be a positive number, got {val!r}")
     if isinstance(max_routes, float):
         raise ValueError(f"max_routes must be an integer, got {max_routes!r}")
+    with catching():
+        return _solve_auto(
+            problem, time_limit, int(max_routes), enum_seconds, pack_seconds, num_workers,
+            seed, use_min_total,
+        )  # fmt: skip
+
+
+def _solve_auto(
+    problem, time_limit, max_routes, enum_seconds, pack_seconds, num_workers, seed,
+    use_min_total,
+) -> Solution:  # fmt: skip
     t0 = time.perf_counter()
     limited = time_limit is not None
     enum_budget = min(enum_seconds, _ENUM_SHARE * time_limit) if limited else enum_seconds
@@ -120,10 +134,12 @@ def solve_auto(
         pack_budget = min(pack_seconds, _PACK_SHARE * time_limit) if limited else pack_seconds
         best, bound, _optimal, results, expanded = en.pack(now + pack_budget)
         bound = max(bound, best)
-        if bound == best:  # proven (a finished packing's bound is its best)
+        if bound == best or requested():  # proven (a finished packing's bound is its best)
             stats = {"seconds": 0.0, "method": "auto", "engine": "numba", "handover": False,
                      **en.stats()}  # fmt: skip
             stats["nodes_expanded"] += expanded
+            if requested():
+                stats["interrupted"] = True
             stats["seconds"] = time.perf_counter() - t0
             return Solution(results, best, bound == best, bound, stats)
         # the packing stalled: its incumbent and proven bound go to CP-SAT
@@ -143,7 +159,7 @@ def solve_auto(
     stats["numba_seconds"] = round(time.perf_counter() - t0, 3)
     total, routes, bound = best, results, nb_bound
     remaining = None if not limited else time_limit - (time.perf_counter() - t0)
-    if best < nb_bound and (remaining is None or remaining > 0.05):
+    if best < nb_bound and (remaining is None or remaining > 0.05) and not requested():
         from .cpsat import solve_cpsat
 
         cp = solve_cpsat(
@@ -164,5 +180,7 @@ def solve_auto(
         bound = min(bound, cp.bound)
     if total > bound:  # pragma: no cover - both solvers' bounds hold for every route set
         raise RuntimeError(f"auto: proven bound {bound} is below the total {total} found")
+    if requested():
+        stats["interrupted"] = True
     stats["seconds"] = time.perf_counter() - t0
     return Solution(routes, total, total == bound, bound, stats)

@@ -11,6 +11,7 @@ from ._compile import Compiled, compile_problem, option_buffer, train_params
 from ._enumerate import enumerate_routes
 from ._evaluate import evaluate, scratch_words
 from ._pack import pack
+from .interrupt import catching, requested
 from .problem import Problem
 from .solution import RouteResult, Solution
 from .trains import UNLIMITED
@@ -48,7 +49,13 @@ class _Routes:
         return self._legs[self._lptr[j] : self._lptr[j + 1]]
 
 
+#: Stands in for "no deadline" in the kernels: finite, so that the ``+inf`` that
+#: :func:`routing.interrupt.clock` reads after Ctrl-C is past it.
+_NO_DEADLINE = 1e300
+
+
 def _enumerate(c: Compiled, train, deadline: float, max_variants: int) -> _Routes:
+    deadline = min(deadline, _NO_DEADLINE)
     row_kinds, row_pay, row_visit, flags = train_params(train)
     legs = c.legs
     raw = enumerate_routes(
@@ -151,6 +158,14 @@ class Enumerated:
         # slot order: types by best route value (descending), identical trains adjacent
         best_of = [int(r.value[0]) if r.n else 0 for r in routes]
         slot_order = sorted(range(len(trains)), key=lambda s: (-best_of[type_of[s]], type_of[s], s))
+        # identical trains take distinct routes: no more of a type run than it has routes
+        placed = [0] * len(routes)
+        kept = []
+        for s in slot_order:
+            if placed[type_of[s]] < routes[type_of[s]].n:
+                kept.append(s)
+                placed[type_of[s]] += 1
+        slot_order = kept
         offsets = np.cumsum([0] + [r.n for r in routes])
         values = np.concatenate([r.value for r in routes]).astype(np.int64)
         cross = np.ascontiguousarray(np.concatenate([r.cross for r in routes]))
@@ -165,7 +180,7 @@ class Enumerated:
             dtype=np.bool_,
         )
         best, choice, bound, optimal, expanded = pack(
-            values, cross, must, lo, hi, same_prev, c.has_must, deadline
+            values, cross, must, lo, hi, same_prev, c.has_must, min(deadline, _NO_DEADLINE)
         )
         best = int(best)
         results = []
@@ -206,23 +221,26 @@ def solve_numba(
     if not isinstance(problem, Problem):
         raise ValueError(f"solve expects a routing.Problem, got {type(problem).__name__}")
     check_time_limit(time_limit)
-    t0 = time.perf_counter()
-    # sorting and packing a cut-short enumeration takes about as long as the enumeration
-    # itself, so it gets 40% of the budget
-    enum_deadline = t0 + 0.4 * time_limit if time_limit is not None else math.inf
-    # and the packing stops a little early, leaving time to rebuild the routes it found
-    pack_deadline = t0 + 0.9 * time_limit if time_limit is not None else math.inf
-    c = compile_problem(problem)
-    if not problem.trains:
-        return empty_solution(t0, "numba")
-    en = Enumerated(c, enum_deadline, max_variants)
-    best, bound, optimal, results, expanded = en.pack(pack_deadline)
-    if not en.complete:
-        optimal = False
-        bound = en.valid_bound()
-    stats = {"seconds": 0.0, "method": "numba", **en.stats()}
-    stats["nodes_expanded"] += expanded
-    stats["seconds"] = time.perf_counter() - t0
+    with catching():
+        t0 = time.perf_counter()
+        # sorting and packing a cut-short enumeration takes about as long as the enumeration
+        # itself, so it gets 40% of the budget
+        enum_deadline = t0 + 0.4 * time_limit if time_limit is not None else math.inf
+        # and the packing stops a little early, leaving time to rebuild the routes it found
+        pack_deadline = t0 + 0.9 * time_limit if time_limit is not None else math.inf
+        c = compile_problem(problem)
+        if not problem.trains:
+            return empty_solution(t0, "numba")
+        en = Enumerated(c, enum_deadline, max_variants)
+        best, bound, optimal, results, expanded = en.pack(pack_deadline)
+        if not en.complete:
+            optimal = False
+            bound = en.valid_bound()
+        stats = {"seconds": 0.0, "method": "numba", **en.stats()}
+        stats["nodes_expanded"] += expanded
+        if requested():
+            stats["interrupted"] = True
+        stats["seconds"] = time.perf_counter() - t0
     bound = max(bound, best)
     return Solution(results, best, bool(optimal) and bound == best, bound, stats)
 
@@ -286,6 +304,7 @@ def _route_result(c: Compiled, problem: Problem, slot: int, routes: _Routes, i: 
         stop_revenue=int(value) - int(bonus[:n_bonus].sum()),
         bonuses=bonuses,
         designated=None if desig < 0 else desig,
+        skipped=tuple(stops[p] for p in range(len(stops)) if not counted[p]),
     )
 
 

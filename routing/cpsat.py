@@ -95,14 +95,16 @@ crude valid bound (CP-SAT's bound is unreliable without one).
 from __future__ import annotations
 
 import math
+import threading
 import time
 
 from ortools.sat.python import cp_model
 
 from .cpsat_model import add_hint, build_model, build_single
+from .interrupt import active, catching, requested
 from .network import NodeKind
 from .problem import Problem
-from .solution import RouteResult, Solution
+from .solution import RouteResult, Solution, skipped_stops
 from .trains import UNLIMITED
 
 __all__ = ["solve_cpsat", "score_routes"]
@@ -355,6 +357,7 @@ def score_routes(problem: Problem, routes) -> list[RouteResult]:
                 stop_revenue=f * value,
                 bonuses=bonuses,
                 designated=designated,
+                skipped=skipped_stops(nodes, counted, net.node_kind),
             )
         )
     if any(n > 1 for n in group_hits.values()):
@@ -440,6 +443,47 @@ def _solver(num_workers, seed, seconds, log, params) -> cp_model.CpSolver:
     return solver
 
 
+def run_solver(solver: cp_model.CpSolver, model: cp_model.CpModel):
+    """``solver.solve(model)``, stoppable by Ctrl-C while the handler of
+    :mod:`routing.interrupt` is in force: CP-SAT then leaves SIGINT to Python and runs in a
+    worker thread while this one waits and calls ``stop_search`` once an interrupt is
+    requested (CP-SAT returns its best solution and bound so far).  Without the handler,
+    CP-SAT's own SIGINT handling applies (it stops the search too)."""
+    if not active():
+        return solver.solve(model)
+    solver.parameters.catch_sigint_signal = False
+    if requested():  # interrupted before it started: a token run (it reports as usual)
+        solver.parameters.max_time_in_seconds = 0.01
+        return solver.solve(model)
+    out: dict = {}
+    finished = threading.Event()
+
+    def work() -> None:
+        try:
+            out["status"] = solver.solve(model)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            out["error"] = exc
+        finally:
+            finished.set()
+
+    worker = threading.Thread(target=work, name="cpsat-solve", daemon=True)
+    worker.start()
+    stopped = False
+    try:
+        while not finished.wait(0.05):
+            if requested() and not stopped:
+                solver.stop_search()
+                stopped = True
+    except BaseException:
+        solver.stop_search()  # a second Ctrl-C: stop, then let it propagate
+        worker.join()
+        raise
+    worker.join()
+    if "error" in out:
+        raise out["error"]
+    return out["status"]
+
+
 def _train_caps(
     problem, num_workers, seed, t0, time_limit, params, known=None
 ) -> tuple[dict[int, int], list[float]]:
@@ -467,7 +511,7 @@ def _train_caps(
             seconds = (float(time_limit) - (time.perf_counter() - t0)) / 4
         solver = _solver(num_workers, seed, seconds, False, params)
         t1 = time.perf_counter()
-        status = solver.solve(rsm.model)
+        status = run_solver(solver, rsm.model)
         timings.append(round(time.perf_counter() - t1, 3))
         # Only a run that found a solution reports a trustworthy bound: an UNKNOWN stop can
         # leave best_objective_bound at 0.0, below the optimum.
@@ -580,42 +624,44 @@ def solve_cpsat(
         raise ValueError(f"num_workers must be at least 1, got {num_workers!r}")
     if _crude_bound(problem) >= 1 << 50:
         raise ValueError("problem values are too large for an exact integer model")
-    caps, cap_seconds = known_caps, []
-    if use_caps:
-        caps, cap_seconds = _train_caps(
-            problem, num_workers, seed, t0, time_limit, params, known_caps
-        )
-    rsm = build_model(problem, caps)
-    if hint:
-        add_hint(problem, rsm, hint)
-    if min_total is not None:
-        rsm.model.add(rsm.objective >= int(min_total))
-    seconds = None if time_limit is None else float(time_limit) - (time.perf_counter() - t0)
-    solver = _solver(num_workers, seed, seconds, log, params)
-    status = solver.solve(rsm.model)
-    if status == cp_model.MODEL_INVALID:
-        raise RuntimeError(f"cpsat model invalid: {rsm.model.validate()}")
-    if status == cp_model.INFEASIBLE:
-        if min_total is not None:
-            raise RuntimeError(f"cpsat model has no route set worth min_total={min_total}")
-        raise RuntimeError("cpsat model infeasible, but running no route is always feasible")
-    has_solution = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-    results = score_routes(problem, _read_routes(solver, rsm)) if has_solution else []
-    total = sum(r.revenue for r in results)
-    bound = _crude_bound(problem, caps)
-    if has_solution and solver.best_objective_bound >= solver.objective_value:
-        # Without a solution CP-SAT's reported bound is not reliable (it can read 0.0).
-        bound = min(bound, _floor(solver.best_objective_bound))
-    if has_solution:
-        model_total = round(solver.objective_value)
-        # The model may leave a bonus unclaimed in a non-optimal solution, so the re-scored
-        # total can only be higher; at the optimum both must agree.
-        if total < model_total or (status == cp_model.OPTIMAL and total != model_total):
-            raise RuntimeError(
-                f"cpsat model value {model_total} disagrees with the routes' score {total}"
+    with catching():
+        caps, cap_seconds = known_caps, []
+        if use_caps:
+            caps, cap_seconds = _train_caps(
+                problem, num_workers, seed, t0, time_limit, params, known_caps
             )
-    if total > bound:
-        raise RuntimeError(f"cpsat bound {bound} is below a feasible total {total}")
+        rsm = build_model(problem, caps)
+        if hint:
+            add_hint(problem, rsm, hint)
+        if min_total is not None:
+            rsm.model.add(rsm.objective >= int(min_total))
+        seconds = None if time_limit is None else float(time_limit) - (time.perf_counter() - t0)
+        solver = _solver(num_workers, seed, seconds, log, params)
+        status = run_solver(solver, rsm.model)
+        if status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"cpsat model invalid: {rsm.model.validate()}")
+        if status == cp_model.INFEASIBLE:
+            if min_total is not None:
+                raise RuntimeError(f"cpsat model has no route set worth min_total={min_total}")
+            raise RuntimeError("cpsat model infeasible, but running no route is always feasible")
+        has_solution = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+        results = score_routes(problem, _read_routes(solver, rsm)) if has_solution else []
+        total = sum(r.revenue for r in results)
+        bound = _crude_bound(problem, caps)
+        if has_solution and solver.best_objective_bound >= solver.objective_value:
+            # Without a solution CP-SAT's reported bound is not reliable (it can read 0.0).
+            bound = min(bound, _floor(solver.best_objective_bound))
+        if has_solution:
+            model_total = round(solver.objective_value)
+            # The model may leave a bonus unclaimed in a non-optimal solution, so the re-scored
+            # total can only be higher; at the optimum both must agree.
+            if total < model_total or (status == cp_model.OPTIMAL and total != model_total):
+                raise RuntimeError(
+                    f"cpsat model value {model_total} disagrees with the routes' score {total}"
+                )
+        if total > bound:
+            raise RuntimeError(f"cpsat bound {bound} is below a feasible total {total}")
+        interrupted = requested()
     optimal = status == cp_model.OPTIMAL
     if optimal:
         bound = total
@@ -632,5 +678,6 @@ def solve_cpsat(
             "conflicts": solver.num_conflicts,
             "booleans": solver.num_booleans,
             "cap_seconds": cap_seconds,
+            **({"interrupted": True} if interrupted else {}),
         },
     )

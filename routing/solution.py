@@ -5,11 +5,21 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["RouteError", "RouteResult", "Solution"]
+__all__ = ["RouteError", "RouteResult", "Solution", "skipped_stops"]
 
 
 class RouteError(ValueError):
-    """A declared route breaks a rule; the message names the rule and where."""
+    """A declared route breaks a rule; the message names the rule and where.
+
+    ``route_index`` is the 0-based position of the offending route among those declared
+    (``None`` when the route set as a whole breaks a rule), ``nodes`` the node ids the
+    message names (for highlighting them on a board).
+    """
+
+    def __init__(self, message: str, *, route_index: int | None = None, nodes=()):
+        super().__init__(message)
+        self.route_index = route_index
+        self.nodes = tuple(int(x) for x in nodes)
 
 
 @dataclass
@@ -20,7 +30,9 @@ class RouteResult:
     between consecutive nodes, ``counted`` the stops that earn revenue (the designated node,
     e.g. a goods train's mine, included).  ``revenue`` is what the route earns, route-set
     bonuses it claims included; ``bonuses`` maps each bonus name to what it added (after the
-    multiplier); ``stop_revenue`` is the multiplied stop value.
+    multiplier); ``stop_revenue`` is the multiplied stop value.  ``skipped`` lists the stops
+    the route visits but does not count (an N/M or E train's weakest stops, a goods train's
+    other mines), in route order.
     """
 
     train: int
@@ -32,6 +44,13 @@ class RouteResult:
     stop_revenue: int
     bonuses: dict[str, int] = field(default_factory=dict)
     designated: int | None = None
+    skipped: tuple[int, ...] = ()
+
+
+def skipped_stops(nodes, counted, node_kind) -> tuple[int, ...]:
+    """The stops among ``nodes`` (junctions have kind 0) that are not in ``counted``."""
+    counted = set(int(x) for x in counted)
+    return tuple(int(x) for x in nodes if int(node_kind[x]) != 0 and int(x) not in counted)
 
 
 @dataclass
@@ -73,6 +92,7 @@ class Solution:
                     "nodes": tuple(r["nodes"]),
                     "segments": tuple(r["segments"]),
                     "counted": tuple(r["counted"]),
+                    "skipped": tuple(r.get("skipped", ())),
                 }
             )
             for r in data["routes"]

@@ -202,6 +202,9 @@ def test_route_through_a_full_city_is_rejected():
     through = [h4, view.node("H4|H6"), h6, view.node("G7|H6"), g7]
     with pytest.raises(routing.RouteError, match="runs through 'H6.c0', which may only end"):
         routing.validate(problem, [(0, through)])
+    assert view.blocked_by() == {h6: ("B",)}
+    with pytest.raises(routing.RouteError, match="the city in hex H6 is blocked by B$"):
+        routing.validate(problem, [(0, through)], blocked_by=view.blocked_by())
     assert routing.validate(problem, [(0, [h4, h6])]).total == 50  # ending there is fine
     position["company"] = "B"  # its own token does not block B
     position["tokens"] = [{"hex": "H6", "company": "B"}]

@@ -136,12 +136,13 @@ def test_bad_arguments_name_the_item(kw, word):
         solve(_dense_d(), method="auto", **kw)
 
 
-def test_a_stalled_packing_hands_over_to_cpsat():
+def test_the_1812_packing_that_stalled_finishes():
     # A late 1812 bot-game problem (tests/data/packing_stall_1812.json): a 4+2G and a
-    # 2+2GD both want the same few ports and mines, so the best routes of each clash and
-    # the exact packing of the 222,801 enumerated variants took 18 s.  After a second the
-    # packing stops with a proven bound, and CP-SAT (hinted with the incumbent) proves the
-    # optimum; forcing numba alone to finish must give the same total.
+    # 2+2GD both want the same few ports and mines, so the best routes of each clash.
+    # Starting from the greedy incumbent (each train's best route in turn) the exact packing
+    # tried billions of route pairs (18 s) and had to hand over to CP-SAT; seeded with the
+    # one-train optimum plus the other train's best route that fits it, it proves the
+    # optimum in a few thousand steps.
     from pathlib import Path
 
     from tests.problem_io import read_reproducer
@@ -149,9 +150,34 @@ def test_a_stalled_packing_hands_over_to_cpsat():
     problem = read_reproducer(Path(__file__).parent / "data" / "packing_stall_1812.json")
     auto = solve(problem, method="auto", pack_seconds=0.2)
     assert auto.optimal and auto.total == auto.bound == 630
-    assert auto.stats["handover"] and auto.stats["handover_after"] == "pack"
-    assert auto.stats["numba_total"] <= 630 <= auto.stats["numba_bound"]
+    assert not auto.stats["handover"] and auto.stats["nodes_expanded"] < 1_000_000
     _check_routes(problem, auto)
     # both trains run, each with a mine of its own
     assert len(auto.routes) == 2
     assert len({r.designated for r in auto.routes}) == 2
+
+
+def _sixteen_7_8():
+    import json
+    from pathlib import Path
+
+    from engine.games import build_problem
+
+    position = json.loads(
+        (Path(__file__).parents[1] / "engine/examples/1846-late.json").read_text()
+    )
+    position["trains"] = ["7/8"] * 16
+    return build_problem(position)[0]
+
+
+def test_a_stalled_packing_hands_over_to_cpsat():
+    # 1846 phase IV with sixteen 7/8 trains: 509 routes, of which the packing needs about
+    # 15 s to prove the best sixteen (1450).  After a second its incumbent -- at least the
+    # eight-train optimum, 1270, which it proves on the way -- and its proven bound go to
+    # CP-SAT.
+    problem = _sixteen_7_8()
+    auto = solve(problem, method="auto", time_limit=4.0)
+    assert auto.stats["handover"] and auto.stats["handover_after"] == "pack"
+    assert 1270 <= auto.stats["numba_total"] <= auto.total <= auto.bound
+    assert auto.bound <= auto.stats["numba_bound"]
+    _check_routes(problem, auto)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import routing
 from routing import (
     EndPairBonus,
     Network,
@@ -132,3 +133,135 @@ def test_arrays_are_frozen_copies():
     assert net.node_kind[0] == NodeKind.CITY
     with pytest.raises(ValueError):
         net.node_kind[0] = 2
+
+
+# ------------------------------------------------------------------ declared routes (validate)
+def _line() -> tuple[routing.Problem, dict[str, int]]:
+    """A - J - B - C - D in hexes A1 .. A9 (J a junction on the A1/A3 edge), B a city full of
+    another company's stations (terminal), a parallel track A1-A3 ... and a town T off C."""
+    b = NetworkBuilder()
+    ids = {
+        "A": b.add_stop(NodeKind.CITY, 10, "A1", "A1.c0"),
+        "J": b.add_junction("A1", "A1|A3"),
+        "B": b.add_stop(NodeKind.CITY, 20, "A3", "A3.c0", terminal=True),
+        "C": b.add_stop(NodeKind.CITY, 30, "A5", "A5.c0"),
+        "D": b.add_stop(NodeKind.CITY, 40, "A7", "A7.c0"),
+        "T": b.add_stop(NodeKind.TOWN, 5, "A9", "A9.t0"),
+    }
+    b.add_segment(ids["A"], ids["J"], "A1", side_v=1)
+    b.add_segment(ids["J"], ids["B"], "A3", side_u=2)
+    b.add_segment(ids["B"], ids["C"], "A5")
+    b.add_segment(ids["C"], ids["D"], "A7")
+    b.add_segment(ids["C"], ids["T"], "A9")
+    rules = Rules.make(token_nodes=[ids["C"]])
+    trains = (Train.n("2", 2), Train.n_m("2/3", 2, 3), Train.express("3E", 3))
+    return Problem(b.build(), trains, rules), ids
+
+
+def _within(seconds: float, fn):
+    """``fn()``, failing the test if it takes longer than ``seconds`` (SIGALRM)."""
+    import signal
+
+    def expired(*_):
+        raise TimeoutError(f"took longer than {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return fn()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_a_million_stop_route_is_rejected_at_once():
+    problem, ids = _line()
+    route = [ids["C"], ids["D"]] * 500_000
+    with pytest.raises(routing.RouteError, match=r"route 1 \(train '2'\): lists 1000000 nodes, "
+                       r"but the network has only 6") as err:  # fmt: skip
+        _within(1.0, lambda: routing.validate(problem, [(0, route)]))
+    assert err.value.route_index == 0
+
+
+def test_long_explicit_segments_are_rejected_at_once():
+    problem, ids = _line()
+    nodes = [ids["C"], ids["D"]]
+    with pytest.raises(routing.RouteError, match="more pieces of track than the network has"):
+        _within(1.0, lambda: routing.validate(problem, [(0, nodes, [3] * 1_000_000)]))
+
+
+@pytest.mark.parametrize(
+    ("route", "fragment"),
+    [
+        (["A5.c0", "A7.c0"], r"item 1 \('A5.c0'\) is not a node id"),
+        ([2, 99], "item 2: node 99 does not exist"),
+        ([3, 4, 3], "visits 'A5.c0' twice"),
+        ([3, 4, True], r"item 3 \(True\) is not a node id"),
+    ],
+)
+def test_declared_nodes_are_checked_first(route, fragment):
+    problem, _ = _line()
+    with pytest.raises(routing.RouteError, match=fragment):
+        routing.validate(problem, [(0, route)])
+
+
+def test_more_routes_than_trains():
+    problem, ids = _line()
+    route = (0, [ids["C"], ids["D"]])
+    with pytest.raises(routing.RouteError, match="4 routes declared, but the company has 3"):
+        routing.validate(problem, [route] * 4)
+
+
+def test_route_through_a_blocked_city_says_so_and_by_whom():
+    problem, ids = _line()
+    through = [ids["A"], ids["B"], ids["C"]]
+    with pytest.raises(routing.RouteError) as err:
+        routing.validate(problem, [(1, through)])
+    assert "runs through 'A3.c0', which may only end a route" in str(err.value)
+    assert "the city in hex A3 is blocked" in str(err.value)
+    assert err.value.nodes == (ids["B"],)
+    with pytest.raises(routing.RouteError, match="the city in hex A3 is blocked by NYC, ERIE"):
+        routing.validate(problem, [(1, through)], blocked_by={ids["B"]: ("NYC", "ERIE")})
+
+
+def test_shared_track_names_stops_and_hex_not_segments():
+    problem, ids = _line()
+    with pytest.raises(routing.RouteError) as err:
+        routing.validate(problem, [(0, [ids["C"], ids["D"]]), (1, [ids["D"], ids["C"]])])
+    message = str(err.value)
+    assert message.startswith("route 2 and route 1 both run on the track between 'A5.c0' and "
+                              "'A7.c0' in hex A7"), message  # fmt: skip
+    assert "segment" not in message
+
+
+def test_explicit_track_errors_name_stops():
+    problem, ids = _line()
+    with pytest.raises(routing.RouteError) as err:
+        routing.validate(problem, [(0, [ids["C"], ids["D"]], [4])])
+    assert "does not join them (it is the track between 'A5.c0' and 'A9.t0' in hex A9)" in str(
+        err.value
+    )
+
+
+def test_skipped_stops_of_n_m_and_express_trains():
+    problem, ids = _line()
+    route = [ids["B"], ids["C"], ids["D"]]  # 20, 30, 40: a 2/3 counts C and D
+    scored = routing.validate(problem, [(1, route)])
+    (r,) = scored.routes
+    assert r.counted == (ids["C"], ids["D"]) and r.skipped == (ids["B"],)
+    solution = routing.solve(Problem(problem.network, (Train.express("2E", 2),), problem.rules))
+    (r,) = solution.routes
+    assert set(r.counted) == {ids["C"], ids["D"]}
+    assert set(r.skipped) == set(r.nodes) - set(r.counted) - {ids["J"]}
+    again = routing.Solution.from_dict(solution.to_dict())
+    assert again.routes[0].skipped == r.skipped
+
+
+def test_validate_compares_with_the_optimum():
+    problem, ids = _line()
+    one = Problem(problem.network, problem.trains[:1], problem.rules)
+    scored = routing.validate(one, [(0, [ids["C"], ids["T"]])], compare=True)
+    assert scored.total == 35 and scored.optimum.total == 70 and scored.shortfall == 35
+    assert scored.notes == ["the best routes earn 70, 35 more than declared"]
+    best = routing.validate(one, [(0, [ids["C"], ids["D"]])], compare=True)
+    assert best.shortfall == 0 and best.notes == ["optimal: no routes earn more than 70"]

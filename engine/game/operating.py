@@ -458,9 +458,10 @@ class OperatingMixin:
             raise IllegalAction(f"{where}: {exc}") from None
         order = declaration_order(read)
         first = None
+        blocked = view.blocked_by()
         for choice in route_readings(read, order):
             try:
-                scored = routing.validate(problem, choice)
+                scored = routing.validate(problem, choice, blocked_by=blocked)
             except routing.RouteError as exc:
                 first = first or exc
                 continue

@@ -245,6 +245,11 @@ class RouteView:
         slots = self.slots_of(node)
         return slots > 0 and len(here) >= slots and company not in here
 
+    def blocked_by(self) -> dict[int, tuple[str, ...]]:
+        """City nodes full of other companies' tokens, each with those companies: the
+        ``blocked_by`` of :func:`routing.validate`, which then names who blocks a route."""
+        return {n: tuple(syms) for n, syms in self.base.tokens.items() if self.is_blocked(n)}
+
     # ------------------------------------------------------------------ hex facts
     def labels(self, hex: str) -> tuple[str, ...]:  # noqa: A002
         return self.board.labels(hex)
