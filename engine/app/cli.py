@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from engine.app.cli_common import (
+    DEFAULT_TIME_LIMIT,
     example_path,
     examples_dir,
     is_record_file,
@@ -160,6 +161,9 @@ def solve(position, example, action, company, as_json, time_limit, method) -> No
         click.echo(solution.to_json(indent=2))
     else:
         _print_solution(problem, view, solution)
+    if solution.stats.get("interrupted"):
+        # Ctrl-C: the best routes so far and a valid bound were printed
+        raise click.ClickException("interrupted: the routes above are the best found so far")
 
 
 @cli.command()
@@ -264,7 +268,8 @@ def validate(position, routes) -> None:
     problem, view = _load_problem(read_input(position), None)
     declared = _read_routes(routes, view, problem)
     try:
-        scored = routing.validate(problem, declared)
+        scored = routing.validate(problem, declared, blocked_by=view.blocked_by(), compare=True,
+                                  time_limit=DEFAULT_TIME_LIMIT)  # fmt: skip
     except routing.RouteError as exc:
         raise click.ClickException(f"illegal routes: {one_line(exc)}") from None
     from rich.console import Console
@@ -272,16 +277,20 @@ def validate(position, routes) -> None:
 
     net = problem.network
     table = Table(title=plain(f"declared routes: {problem.label}"))
-    for col in ("train", "route", "bonuses", "revenue"):
+    for col in ("train", "route (stops; \\[skipped])", "bonuses", "revenue"):
         table.add_column(col)
     for r in scored.routes:
-        stops = [_stop_label(view, net, n) for n in r.nodes if net.node_kind[n] != 0]
+        counted = set(r.counted)
+        stops = [_stop_label(view, net, n) if n in counted else f"[{_stop_label(view, net, n)}]"
+                 for n in r.nodes if net.node_kind[n] != 0]  # fmt: skip
         bonuses = ", ".join(f"{k} {v:+d}" for k, v in r.bonuses.items()) or "-"
         table.add_row(plain(r.train_name), plain(" - ".join(stops)), plain(bonuses),
                       str(r.revenue))  # fmt: skip
     console = Console(soft_wrap=True)
     console.print(table)
-    console.print(f"total [bold]{scored.total}[/bold]")
+    best = getattr(scored, "optimum", None)
+    beside = f"  (optimum {best.total}{'' if best.optimal else ', not proven'})" if best else ""
+    console.print(f"total [bold]{scored.total}[/bold]{beside}")
     for note in getattr(scored, "notes", []) or []:
         console.print(f"note: {note}", markup=False)
 
