@@ -224,7 +224,7 @@ def _hav_building():
     assert left == 0
     game.hav.presidents["HAV"] = game.hav.certs["HAV_0"].owner
     game.state.operators["HAV"].floated = True
-    game.market.place("HAV")
+    game.market.start("HAV")
     game.building["HBE"] -= 2
     game.hav_tokens += 2
     game._version += 1

@@ -609,13 +609,13 @@ class _Builder1812(_Builder):
         if op.kind == "minor":
             game.minor_owner[sym] = president
             if not game.market.has(sym):
-                game.market.place(sym, self.minor_price())
+                game.market.place_at(sym, self.minor_price())
             if sym not in game.minors_in_play:
                 game.minors_in_play.append(sym)
         elif sym not in game.shares.by_corp:
             game.open_public(sym)
             game.shares.par(sym, president)
-            game.market.place(sym, self.public_price())
+            game.market.place_at(sym, self.public_price())
         op.floated = True
         op.closed = False
 
@@ -671,7 +671,7 @@ class _Builder1842(_Builder):
                 game.shares.add_structure(sym, list(game.entity_spec(sym)["shares"]))
                 game.shares.take(president, f"{sym}_0")
             if sym not in game.market:
-                game.market.place(sym)
+                game.market.start(sym)
         op.floated = True
         op.closed = False
 
