@@ -23,7 +23,7 @@ from tests.problem_io import problem_to_json
 from tests.strategies import problems
 
 FAILURES = Path(__file__).parent / "failures"
-CI_EXAMPLES = int(os.environ.get("EIGHTEEN_CPSAT_EXAMPLES", "1000"))
+CI_EXAMPLES = int(os.environ.get("EIGHTEEN_CPSAT_EXAMPLES", "500"))
 EXAMPLES = sorted((Path(__file__).parents[1] / "engine" / "examples").glob("*.json"))
 
 

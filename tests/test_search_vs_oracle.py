@@ -19,7 +19,7 @@ from tests.problem_io import problem_to_json
 from tests.strategies import problems
 
 FAILURES = Path(__file__).parent / "failures"
-CI_EXAMPLES = int(os.environ.get("EIGHTEEN_PROPERTY_EXAMPLES", "2000"))
+CI_EXAMPLES = int(os.environ.get("EIGHTEEN_PROPERTY_EXAMPLES", "1000"))
 
 
 def _record(problem, ours, theirs, label: str) -> str:
