@@ -16,17 +16,14 @@ sends 16 x 50.  The load is bounded in count and time and goes to 127.0.0.1 only
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import re
-import signal
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from tests.server_support import running_server
 
 httpx = pytest.importorskip("httpx")
 
@@ -77,32 +74,8 @@ def expected():
 
 @pytest.fixture(scope="module")
 def server():
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "engine.app.cli", "serve", "--port", "0", "--workers", "2"],
-        cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    url, seen, deadline = None, [], time.monotonic() + 180
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        seen.append(line)
-        m = re.search(r"ready at (http://127\.0\.0\.1:\d+/)", line)
-        if m:
-            url = m.group(1)
-            break
-    if url is None:
-        proc.kill()
-        pytest.fail("the server did not start:\n" + "".join(seen))
-    yield url
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
+    with running_server(workers=2) as (url, _stopped):
+        yield url
 
 
 def _plan(keys: list, seed: int) -> list[list]:

@@ -13,13 +13,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from tests.server_support import running_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -48,36 +47,11 @@ TIMEOUT_MS = 60_000
 @pytest.fixture(scope="module")
 def server():
     """``eighteen serve --port 0`` in a child process; yields its URL."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "engine.app.cli", "serve", "--port", "0", "--workers", "1"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    url, seen = None, []
-    deadline = time.monotonic() + 180
-    assert proc.stdout is not None
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        seen.append(line)
-        m = re.search(r"ready at (http://127\.0\.0\.1:\d+/)", line)
-        if m:
-            url = m.group(1)
-            break
-    if url is None:
-        proc.kill()
-        pytest.fail("the server did not start:\n" + "".join(seen))
-    yield url
-    proc.send_signal(signal.SIGINT)  # Ctrl-C: a clean shutdown
-    try:
-        out, _ = proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-        pytest.fail("the server did not stop on Ctrl-C")
-    assert proc.returncode == 0, out
-    assert "Traceback" not in out, out
+    with running_server(workers=1) as (url, stopped):
+        yield url
+    assert stopped.clean, "the server did not stop on Ctrl-C"
+    assert stopped.returncode == 0, stopped.output
+    assert "Traceback" not in stopped.output, stopped.output
 
 
 @pytest.fixture(scope="module")
