@@ -305,13 +305,11 @@ def validate(position, routes) -> None:
 def render(position, example, with_routes, time_limit, output) -> None:
     """Draw POSITION as a board (optionally with its optimal routes, in the company's colour,
     with a legend of each train's route and revenue): SVG, or PNG for a ``.png`` file."""
-    from engine.model.render import company_colors, render_svg
+    from engine.model.render import render_view
 
     problem, view = _load_problem(read_input(position) if position else None, example)
     routes, legend = [], []
     caption = problem.label
-    colors = company_colors(view.data)
-    own = colors.get(view.position.company, ("#d62728", None))[0]
     if with_routes:
         import routing
 
@@ -324,18 +322,7 @@ def render(position, example, with_routes, time_limit, output) -> None:
             legend.append(f"{r.train_name}: {' - '.join(stops)}: {r.revenue}")
         proven = "proven optimal" if solution.optimal else f"not proven, bound {solution.bound}"
         caption += f" - total {solution.total} ({proven})"
-    svg = render_svg(
-        view.board,
-        view.position.tokens_by_city(),
-        view.phase_colors,
-        view.base,
-        routes,
-        caption,
-        network=problem.network,
-        company_colors=colors,
-        route_colors=[own] * len(routes),
-        legend=legend or None,
-    )
+    svg = render_view(view, problem.network, routes, caption, legend)
     if str(output).lower().endswith(".png"):
         import cairosvg
 

@@ -17,7 +17,7 @@ from engine.model.board import Board
 from engine.model.network_build import BaseNetwork
 from engine.model.tiles.parse import Edge, NodeRef
 
-__all__ = ["render_svg", "ROUTE_COLORS", "company_colors"]
+__all__ = ["render_svg", "render_view", "ROUTE_COLORS", "company_colors"]
 
 _FILL = {
     "white": "#f2efe2",
@@ -476,3 +476,24 @@ def _route_point(lay: _Layout, base: BaseNetwork, network, node: int) -> tuple[f
         return sum(p[0] for p in near) / len(near), sum(p[1] for p in near) / len(near)
     coord = net.hex_names[int(net.node_hex[node])]
     return lay.center(coord) if coord in lay.board.cells else (0.0, 0.0)
+
+
+def render_view(view, network, routes: Sequence[tuple[str, Sequence[int]]] = (),
+                caption: str = "", legend: Sequence[str] | None = None) -> str:  # fmt: skip
+    """A :class:`~engine.model.title.RouteView`'s board with ``routes`` (train name, node
+    ids on ``network``) in its company's colour, told apart by dash patterns, tokens in
+    their companies' colours, and a legend line per route."""
+    colors = company_colors(view.data)
+    own = colors.get(view.position.company, ("#d62728", None))[0]
+    return render_svg(
+        view.board,
+        view.position.tokens_by_city(),
+        view.phase_colors,
+        view.base,
+        routes,
+        caption,
+        network=network,
+        company_colors=colors,
+        route_colors=[own] * len(routes),
+        legend=legend or None,
+    )

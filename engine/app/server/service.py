@@ -657,23 +657,9 @@ class Service:
                legend: list[str] | None = None) -> str:  # fmt: skip
         """The board with ``routes`` in the company's colour (dash patterns per train),
         tokens in their companies' colours, and a legend line per route."""
-        from engine.model.render import company_colors, render_svg
+        from engine.model.render import render_view
 
-        view = t.view
-        colors = company_colors(view.data)
-        own = colors.get(t.company, ("#d62728", None))[0]
-        return render_svg(
-            view.board,
-            view.position.tokens_by_city(),
-            view.phase_colors,
-            view.base,
-            routes,
-            caption,
-            network=t.problem.network,
-            company_colors=colors,
-            route_colors=[own] * len(routes),
-            legend=legend,
-        )
+        return render_view(t.view, t.problem.network, routes, caption, legend)
 
 
 def analysis_input(t: Target) -> tuple[dict, str | None]:
