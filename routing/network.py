@@ -33,6 +33,9 @@ class NodeKind(IntEnum):
 
 
 STOP_KINDS = (NodeKind.CITY, NodeKind.TOWN, NodeKind.OFFBOARD, NodeKind.PORT, NodeKind.MINE)
+#: the node kinds are the numbers from JUNCTION to MINE, without gaps
+_KIND_RANGE = (min(NodeKind), max(NodeKind))
+assert len(NodeKind) == _KIND_RANGE[1] - _KIND_RANGE[0] + 1
 
 
 def kind_mask(*kinds: NodeKind | int) -> int:
@@ -136,30 +139,38 @@ class Network:
                 )
         if len(self.node_names) != n:
             raise ValueError(f"node_names has {len(self.node_names)} entries, expected {n}")
-        valid_kinds = {int(k) for k in NodeKind}
-        for i, k in enumerate(self.node_kind):
-            if int(k) not in valid_kinds:
-                raise ValueError(f"node {self.node_names[i]!r} has unknown kind {int(k)}")
-        for i, v in enumerate(self.node_value):
-            if v < 0:
-                raise ValueError(f"node {self.node_names[i]!r} has negative value {int(v)}")
-        for i, h in enumerate(self.node_hex):
-            if not 0 <= h < len(self.hex_names):
-                raise ValueError(
-                    f"node {self.node_names[i]!r} refers to unknown hex index {int(h)}"
-                )
-        for i, g in enumerate(self.node_group):
-            if g < -1:
-                raise ValueError(f"node {self.node_names[i]!r} has invalid group id {int(g)}")
-        for j in range(m):
-            u, v = int(self.seg_u[j]), int(self.seg_v[j])
-            for end in (u, v):
+        # vectorised checks; on a failure, the first offending item is named
+        names = self.node_names
+        bad = np.flatnonzero((self.node_kind < _KIND_RANGE[0]) | (self.node_kind > _KIND_RANGE[1]))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"node {names[i]!r} has unknown kind {int(self.node_kind[i])}")
+        bad = np.flatnonzero(self.node_value < 0)
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"node {names[i]!r} has negative value {int(self.node_value[i])}")
+        n_hex = len(self.hex_names)
+        bad = np.flatnonzero((self.node_hex < 0) | (self.node_hex >= n_hex))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(
+                f"node {names[i]!r} refers to unknown hex index {int(self.node_hex[i])}"
+            )
+        bad = np.flatnonzero(self.node_group < -1)
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"node {names[i]!r} has invalid group id {int(self.node_group[i])}")
+        u, v = self.seg_u, self.seg_v
+        bad = np.flatnonzero((u < 0) | (u >= n) | (v < 0) | (v >= n) | (u == v)
+                             | (self.seg_hex < 0) | (self.seg_hex >= n_hex))  # fmt: skip
+        if bad.size:
+            j = int(bad[0])
+            for end in (int(u[j]), int(v[j])):
                 if not 0 <= end < n:
                     raise ValueError(f"segment {j} refers to node {end}, which does not exist")
-            if u == v:
-                raise ValueError(f"segment {j} is a loop on node {self.node_names[u]!r}")
-            if not 0 <= self.seg_hex[j] < len(self.hex_names):
-                raise ValueError(f"segment {j} refers to unknown hex index {int(self.seg_hex[j])}")
+            if u[j] == v[j]:
+                raise ValueError(f"segment {j} is a loop on node {names[int(u[j])]!r}")
+            raise ValueError(f"segment {j} refers to unknown hex index {int(self.seg_hex[j])}")
 
     # ------------------------------------------------------------------ accessors
     @property

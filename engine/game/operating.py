@@ -60,6 +60,23 @@ class _SubBoard(FastBoard):
     def placed(self, coord: str):
         return self.parent.placed(coord)
 
+    def map_link(self, coord: str, edge: int) -> str | None:
+        return self.parent.linked_neighbour(coord, edge)
+
+    def track_hexes(self) -> tuple[str, ...]:
+        found = self.__dict__.get("_track_hexes")
+        if found is None:
+            cells = self.cells
+            found = self._track_hexes = tuple(h for h in self.parent.track_hexes() if h in cells)
+        return found
+
+    def printed_facts(self, kind: str) -> dict:
+        # A hex's network fragment is the same on the part as on the whole map (the
+        # builder drops sides into hexes the part leaves out), so the part uses the map's.
+        if kind == "network fragments":
+            return self.parent.printed_facts(kind)
+        return super().printed_facts(kind)
+
 
 class _Runnable:
     """The board state as :func:`engine.model.routes.declared_routes` reads it, with

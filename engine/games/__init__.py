@@ -104,6 +104,8 @@ TITLES: dict[str, TitleEntry] = {
 
 _registered: dict[str, Any] = {}
 _cache: dict[str, Any] = {}
+#: normalised spelling -> (canonical id, variant tag), filled on first use
+_spelling_table: dict[str, tuple[str, str]] = {}
 
 
 def normalise_id(title_id: str) -> str:
@@ -112,8 +114,11 @@ def normalise_id(title_id: str) -> str:
 
 
 def _spellings() -> dict[str, tuple[str, str]]:
-    """Normalised spelling -> (canonical id, variant tag)."""
-    table: dict[str, tuple[str, str]] = {}
+    """Normalised spelling -> (canonical id, variant tag); made again only after
+    :func:`register_title` (every position file asks)."""
+    if _spelling_table:
+        return _spelling_table
+    table = _spelling_table
     for canon, entry in TITLES.items():
         for name in (canon, *entry.aliases):
             table[normalise_id(name)] = (canon, "")
@@ -148,6 +153,7 @@ def register_title(title_id: str, title: Any) -> None:
     ``TITLE``."""
     _registered[str(title_id)] = title
     _cache.pop(str(title_id), None)
+    _spelling_table.clear()
 
 
 def get_title(title_id: str) -> Title:

@@ -22,15 +22,16 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from engine.model.hexgrid import HexGrid, opposite
+from engine.model.hexgrid import HexGrid, hex_order, opposite
 from engine.model.tiles import COLOR_ORDER, TILES, TileDef, parse_tile, standard_tile
 from engine.model.tiles.parse import Edge, NodeRef, Path
 
 __all__ = ["Board", "PlacedTile", "HexCell", "IMPASSABLE_HEX_COLORS", "UNLIMITED_TILES"]
 
 #: id(title data module) -> (module, its map attributes, grid, cells, manifest, reservations,
-#: neighbour cache)
+#: neighbour cache, printed-facts caches)
 _PRINTED: dict[int, tuple] = {}
+_UNSET = object()
 _MAP_ATTRIBUTES = ("TITLE", "LAYOUT", "AXES", "LOCATION_NAMES", "HEXES", "TILES", "CORPORATIONS",
                    "MINORS")  # fmt: skip
 
@@ -175,8 +176,10 @@ class Board:
             k: list(v) for k, v in (reservations or {}).items()
         }
         self.laid: dict[str, PlacedTile] = {}
-        # neighbours depend on the printed map only; boards of one title share this cache
+        # neighbours and unbordered links depend on the printed map only; boards of one
+        # title share these caches
         self._neighbours: dict[str, dict[int, str]] = {}
+        self._printed_facts: dict[str, dict] = {}
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -194,10 +197,11 @@ class Board:
             or cached[0] is not data
             or any(a is not b for a, b in zip(cached[1], source, strict=True))
         ):
-            cached = _PRINTED[id(data)] = (data, source, *cls._parse_data(data), {})
-        _, _, grid, cells, manifest, reservations, neighbours = cached
+            cached = _PRINTED[id(data)] = (data, source, *cls._parse_data(data), {}, {})
+        _, _, grid, cells, manifest, reservations, neighbours, facts = cached
         board = cls(grid, cells, manifest, reservations)
         board._neighbours = neighbours
+        board._printed_facts = facts
         return board
 
     @staticmethod
@@ -328,7 +332,65 @@ class Board:
         """The hex track leaving ``coord`` by ``edge`` may enter, or ``None`` (off the map,
         cut by a border, or into a blue/gray/red hex whose track does not face back)."""
         other = self.neighbours(coord).get(edge)
-        if other is None or self.edge_cut(coord, edge):
+        if other is None:
+            return None
+        if self._bordered(coord) or self._bordered(other) or (
+            other in self.laid and self.cells[other].color in IMPASSABLE_HEX_COLORS
+        ):
+            return self._link(coord, edge, other)
+        # Only the printed map decides this side (no laid tile with borders on either hex,
+        # no tile on a blue/gray/red neighbour), so boards of one map share the answer.
+        links = self.printed_facts("links")
+        key = (coord, edge)
+        found = links.get(key, _UNSET)
+        if found is _UNSET:
+            found = links[key] = self._link(coord, edge, other)
+        return found
+
+    def track_hexes(self) -> tuple[str, ...]:
+        """Every hex that can carry track (all but ``empty`` ones), in natural order
+        (``D8`` before ``D10``); kept for every board of the map."""
+        facts = self.printed_facts("track hexes")
+        found = facts.get("order")
+        if found is None:
+            found = facts["order"] = tuple(sorted(
+                (c for c, cell in self.cells.items() if cell.color != "empty"), key=hex_order
+            ))  # fmt: skip
+        return found
+
+    def printed_facts(self, kind: str) -> dict:
+        """A cache named ``kind`` for facts that follow from the printed map alone, shared
+        by every board of the map (:meth:`from_data`, :meth:`copy`).
+
+        Callers key it by what else the fact depends on (a hex's tile and rotation, say)
+        and only store facts that no laid tile's borders can change.
+        """
+        found = self._printed_facts.get(kind)
+        if found is None:
+            found = self._printed_facts[kind] = {}
+        return found
+
+    def printed_links_hold(self) -> bool:
+        """Do the printed map's links hold on every side (no laid tile has borders, and no
+        tile lies on a blue, gray or red hex)?  Facts derived from the links alone may then
+        be taken from :meth:`printed_facts`."""
+        cells = self.cells
+        return not any(
+            p.tile.borders or cells[c].color in IMPASSABLE_HEX_COLORS
+            for c, p in self.laid.items()
+        )
+
+    def map_link(self, coord: str, edge: int) -> str | None:
+        """:meth:`linked_neighbour` on the whole map, for a board that is a part of one
+        (whose own links stop at its edge); facts kept in :meth:`printed_facts` use it."""
+        return self.linked_neighbour(coord, edge)
+
+    def _bordered(self, coord: str) -> bool:
+        placed = self.laid.get(coord)
+        return placed is not None and bool(placed.tile.borders)
+
+    def _link(self, coord: str, edge: int, other: str) -> str | None:
+        if self.edge_cut(coord, edge):
             return None
         if self.cells[other].color in IMPASSABLE_HEX_COLORS and opposite(edge) not in (
             self.placed(other).exits
@@ -360,17 +422,45 @@ class Board:
         """Why the exits of ``tile`` at ``rotation`` on ``coord`` run nowhere (empty if fine)."""
         problems = []
         for edge in tile.exits(rotation):
+            if self.linked_neighbour(coord, edge) is not None:
+                continue  # the usual case, answered from the shared printed links
             other = self.neighbours(coord).get(edge)
             if other is None:
                 problems.append(f"track on edge {edge} runs off the map")
             elif self.edge_cut(coord, edge):
                 problems.append(f"track on edge {edge} runs into an impassable border to {other}")
-            elif self.linked_neighbour(coord, edge) is None:
+            else:
                 problems.append(
                     f"track on edge {edge} runs into {self.cells[other].color} hex {other}, "
                     "whose track does not face back"
                 )
         return problems
+
+    def lay_problems(self, coord: str, tile: TileDef, rotation: int) -> list[str]:
+        """:meth:`upgrade_problems` and then :meth:`exit_problems` (a new list).
+
+        Where the printed map alone decides them (no laid tile with borders on the hex or
+        a neighbour, no tile on a blue, gray or red neighbour), the answer is kept for
+        every board of the map: positions lay the same tiles on the same hexes again and
+        again.
+        """
+        around = (coord, *self.neighbours(coord).values())
+        printed = not any(
+            self._bordered(c) or (c in self.laid and self.cells[c].color in IMPASSABLE_HEX_COLORS)
+            for c in around
+        )
+        if not printed:
+            return self.upgrade_problems(coord, tile, rotation) + self.exit_problems(
+                coord, tile, rotation
+            )
+        cache = self.printed_facts("lay problems")
+        key = (coord, id(tile), rotation)
+        found = cache.get(key)
+        if found is None or found[0] is not tile:
+            problems = self.upgrade_problems(coord, tile, rotation)
+            problems += self.exit_problems(coord, tile, rotation)
+            found = cache[key] = (tile, tuple(problems))
+        return list(found[1])
 
     def upgrade_problems(self, coord: str, tile: TileDef, rotation: int) -> list[str]:
         """Why ``tile`` at ``rotation`` cannot replace the printed hex (empty if fine).
@@ -421,8 +511,7 @@ class Board:
         if isinstance(rotation, bool) or not isinstance(rotation, int) or not 0 <= rotation <= 5:
             raise ValueError(f"hex {coord}: rotation {rotation!r} is not 0-5")
         if check:
-            problems = self.upgrade_problems(coord, tile, rotation)
-            problems += self.exit_problems(coord, tile, rotation)
+            problems = self.lay_problems(coord, tile, rotation)
             if problems:
                 raise ValueError(f"hex {coord}: tile {name!r} rotation {rotation}: {problems[0]}")
         placed = PlacedTile(tile, rotation, False)
@@ -434,6 +523,7 @@ class Board:
         other = Board(self.grid, self.cells, self.manifest, self.reservations)
         other.laid = dict(self.laid)
         other._neighbours = self._neighbours
+        other._printed_facts = self._printed_facts
         return other
 
     # ------------------------------------------------------------------ cities

@@ -22,8 +22,10 @@ import re
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = [
+    "hex_order",
     "DIRECTIONS",
     "LETTERS",
     "HexGrid",
@@ -64,6 +66,17 @@ def parse_coordinate(coord: str) -> tuple[str, int]:
     if not m:
         raise ValueError(f"{coord!r} is not a hex coordinate (expected letters then a number)")
     return m.group(1), int(m.group(2))
+
+
+@lru_cache(maxsize=4096)
+def hex_order(coord: str) -> tuple:
+    """Sort key of the natural order of coordinates (``D8`` before ``D10``, ``Z9`` before
+    ``AA1``); anything else sorts by its text.  Cached: every network build sorts."""
+    try:
+        letters, number = parse_coordinate(coord)
+    except ValueError:
+        return (coord, 0)
+    return (len(letters), letters, number)
 
 
 def _letter_value(letters: str) -> int:

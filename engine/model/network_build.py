@@ -14,27 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+
+import numpy as np
 
 from engine.model.board import Board
-from engine.model.hexgrid import parse_coordinate
 from engine.model.tiles.parse import Edge, Revenue
-from routing import Network, NetworkBuilder, NodeKind
+from routing import Network, NodeKind
 
-__all__ = ["BaseNetwork", "NodeInfo", "build_network", "node_name", "hex_sort_key"]
+__all__ = ["BaseNetwork", "NodeInfo", "build_network", "node_name"]
 
 _KIND = {"city": NodeKind.CITY, "town": NodeKind.TOWN, "offboard": NodeKind.OFFBOARD}
 _SUFFIX = {"city": "c", "town": "t", "offboard": "o", "junction": "j"}
-
-
-@lru_cache(maxsize=4096)
-def hex_sort_key(coord: str) -> tuple:
-    """Natural order of coordinates (``D8`` before ``D10``; cached, every build sorts)."""
-    try:
-        letters, number = parse_coordinate(coord)
-    except ValueError:
-        return (coord, 0)
-    return (len(letters), letters, number)
 
 
 def node_name(coord: str, kind: str, index: int = 0) -> str:
@@ -104,6 +94,50 @@ def _tile_spec(placed) -> _TileSpec:
     return spec
 
 
+@dataclass(frozen=True)
+class _Fragment:
+    """One hex's share of the network at one tile and rotation.
+
+    ``parts``: ``(kind, index, slots, groups, revenue)`` of its stops; ``paths``:
+    ``(end, end, terminal)`` of every path that stays on the map, an end being
+    ``(None, (kind, index))`` for a stop of the hex or ``(other, None)`` for the side it
+    shares with hex ``other``.
+    """
+
+    parts: tuple
+    junction: bool
+    paths: tuple
+
+
+def _fragment(board: Board, coord: str, placed, cache: dict | None) -> _Fragment:
+    """The fragment of ``coord`` with ``placed`` on it; kept in ``cache`` (the printed
+    map's, valid while its links hold) by hex, tile and rotation."""
+    key = (coord, id(placed.tile), placed.rotation)
+    if cache is not None:
+        found = cache.get(key)
+        if found is not None and found[0] is placed.tile:
+            return found[1]
+    spec = _tile_spec(placed)
+    stops = {(kind, index) for kind, index, *_ in spec.parts}
+    if spec.junction:
+        stops.add(("junction", 0))
+    paths = []
+    for ends_spec, terminal in spec.paths:
+        ends = []
+        for edge, stop in ends_spec:
+            if stop is None:
+                other = board.map_link(coord, edge)
+                ends.append(None if other is None else (other, None))
+            else:
+                ends.append((None, stop) if stop in stops else None)
+        if None not in ends:  # else: off the map, into a cut side, or a non-route stop
+            paths.append((ends[0], ends[1], terminal))
+    fragment = _Fragment(spec.parts, spec.junction, tuple(paths))
+    if cache is not None:
+        cache[key] = (placed.tile, fragment)
+    return fragment
+
+
 @dataclass
 class BaseNetwork:
     """A built network with its lookups."""
@@ -138,31 +172,17 @@ def build_network(
     BaseNetwork
     """
     tokens = {k: tuple(v) for k, v in (tokens or {}).items()}
-    coords = sorted(
-        (c for c, cell in board.cells.items() if cell.color != "empty"), key=hex_sort_key
-    )
+    coords = board.track_hexes()
     rank = {c: i for i, c in enumerate(coords)}
-    # one lookup per hex side for this build (path ends ask for the same sides many times)
-    linked_memo: dict[tuple[str, int], str | None] = {}
+    cache = board.printed_facts("network fragments") if board.printed_links_hold() else None
+    fragments = [(coord, _fragment(board, coord, board.placed(coord), cache)) for coord in coords]
 
-    def linked(coord: str, edge: int) -> str | None:
-        key = (coord, edge)
-        if key not in linked_memo:
-            linked_memo[key] = board.linked_neighbour(coord, edge)
-        return linked_memo[key]
-
-    # ---- nodes: (kind, value, hex, name, terminal, groups, info)
-    nodes: list[dict] = []
+    # ---- nodes: [kind, value, hex rank, name, terminal, info]
+    nodes: list[list] = []
     index: dict[tuple[str, str, int], int] = {}
-
-    def add_node(key, **attrs) -> int:
-        index[key] = len(nodes)
-        nodes.append(attrs)
-        return index[key]
-
-    specs = [(coord, _tile_spec(board.placed(coord))) for coord in coords]
-    for coord, spec in specs:
-        for kind, part_index, slots, groups, revenue in spec.parts:
+    for coord, fragment in fragments:
+        here_rank = rank[coord]
+        for kind, part_index, slots, groups, revenue in fragment.parts:
             here = tokens.get((coord, part_index), ())
             blocked = (
                 kind == "city"
@@ -171,100 +191,94 @@ def build_network(
                 and len(here) >= slots
                 and company not in here
             )
-            add_node(
-                (coord, kind, part_index),
-                kind=_KIND[kind],
-                value=revenue.value(phase_colors),
-                hex=coord,
-                name=node_name(coord, kind, part_index),
-                terminal=kind == "offboard" or blocked,
-                info=NodeInfo(coord, kind, part_index, None, groups, revenue, slots),
-            )
-        if spec.junction:
-            add_node(
-                (coord, "junction", 0),
-                kind=NodeKind.JUNCTION,
-                value=0,
-                hex=coord,
-                name=node_name(coord, "junction"),
-                terminal=False,
-                info=NodeInfo(coord, "junction"),
-            )
+            index[(coord, kind, part_index)] = len(nodes)
+            nodes.append([
+                _KIND[kind], revenue.value(phase_colors), here_rank,
+                node_name(coord, kind, part_index), kind == "offboard" or blocked,
+                NodeInfo(coord, kind, part_index, None, groups, revenue, slots),
+            ])  # fmt: skip
+        if fragment.junction:
+            index[(coord, "junction", 0)] = len(nodes)
+            nodes.append([NodeKind.JUNCTION, 0, here_rank, node_name(coord, "junction"), False,
+                          NodeInfo(coord, "junction")])  # fmt: skip
 
-    # ---- segments: [u, v, hex, side_u, side_v]; side None = unique to the segment
-    segs: list[list] = []
-    # Pass 1: resolve path ends; an edge end becomes ("side", neighbour).
-    records = []
-    uses: dict[tuple[str, str], int] = {}  # (hex, neighbour) -> paths reaching that side
-    for coord, spec in specs:
-        for ends_spec, terminal in spec.paths:
-            ends = []
-            for edge, key in ends_spec:
-                if key is None:
-                    other = linked(coord, edge)
-                    ends.append(None if other is None else ("side", other))
-                else:
-                    node = index.get((coord, *key))
-                    ends.append(None if node is None else ("node", node))
-            if None in ends:
-                continue  # runs off the map, into a cut side, or into a non-route stop
-            for kind, other in ends:
-                if kind == "side":
+    # paths reaching each side, by (this hex, the other hex)
+    uses: dict[tuple[str, str], int] = {}
+    # a path into a hex this board leaves out (a part of a map) is dropped, as if unlinked
+    on_board = [
+        (coord, [path for path in fragment.paths
+                 if (path[0][0] is None or path[0][0] in rank)
+                 and (path[1][0] is None or path[1][0] in rank)])
+        for coord, fragment in fragments
+    ]  # fmt: skip
+    for coord, paths in on_board:
+        for a, b, _terminal in paths:
+            for other, _stop in (a, b):
+                if other is not None:
                     uses[(coord, other)] = uses.get((coord, other), 0) + 1
-            records.append((coord, terminal, ends))
 
-    # Pass 2: side junctions.  18xx.games forbids two routes on the same hex edge even along
-    # different paths; one shared junction enforces that only while one hex has a single path
-    # there.  When both hexes have several, each hex gets its own half junction and one
-    # crossing segment joins them, so crossing the side uses that one (exclusive) segment.
+    # ---- side junctions.  18xx.games forbids two routes on the same hex edge even along
+    # different paths; one shared junction enforces that only while one hex has a single
+    # path there.  When both hexes have several, each hex gets its own half junction and
+    # one crossing segment joins them, so crossing the side uses that one (exclusive)
+    # segment.  A side that track reaches from one hex only leads nowhere: its paths are
+    # dropped here (the pruning below would remove them and their junction anyway).
+    segs: list[tuple] = []  # (u, v, hex rank, side_u, side_v); side -1 = unique
     side_nodes: dict[tuple[str, str], int] = {}
 
-    def add_side(name: str, here: str, there: str) -> int:
-        return add_node(
-            (name, "side", 0),
-            kind=NodeKind.JUNCTION,
-            value=0,
-            hex=here,
-            name=name,
-            terminal=False,
-            info=NodeInfo(here, "side", 0, there),
-        )
+    def add_side(here: str, there: str) -> int:
+        side_nodes[(here, there)] = index[(f"{here}|{there}", "side", 0)] = len(nodes)
+        nodes.append([NodeKind.JUNCTION, 0, rank[here], f"{here}|{there}", False,
+                      NodeInfo(here, "side", 0, there)])  # fmt: skip
+        return side_nodes[(here, there)]
 
     def side_node(coord: str, other: str) -> int:
         a, b = (coord, other) if rank[coord] <= rank[other] else (other, coord)
         split = uses.get((a, b), 0) >= 2 and uses.get((b, a), 0) >= 2
         key = (coord, other) if split else (a, b)
-        if key not in side_nodes:
+        found = side_nodes.get(key)
+        if found is None:
             if split:
-                side_nodes[(a, b)] = add_side(f"{a}|{b}", a, b)
-                side_nodes[(b, a)] = add_side(f"{b}|{a}", b, a)
-                segs.append([side_nodes[(a, b)], side_nodes[(b, a)], a, b, a])
+                add_side(a, b)
+                add_side(b, a)
+                segs.append((side_nodes[(a, b)], side_nodes[(b, a)], rank[a], rank[b], rank[a]))
             else:
-                side_nodes[(a, b)] = add_side(f"{a}|{b}", a, b)
-        return side_nodes[key]
+                add_side(a, b)
+            found = side_nodes[key]
+        return found
 
-    for coord, terminal, ends in records:
-        resolved = [
-            (side_node(coord, ref), coord) if kind == "side" else (ref, None) for kind, ref in ends
-        ]
-        (u, su), (v, sv) = resolved
-        if u == v:
-            continue
-        if terminal:
-            for node, _ in resolved:
-                if nodes[node]["kind"] != NodeKind.JUNCTION:
-                    nodes[node]["terminal"] = True
-        segs.append([u, v, coord, su, sv])
+    for coord, paths in on_board:
+        here_rank = rank[coord]
+        for a, b, terminal in paths:
+            ends = []
+            for other, stop in (a, b):
+                if other is None:
+                    ends.append((index[(coord, *stop)], -1))
+                elif (other, coord) in uses:
+                    ends.append((side_node(coord, other), here_rank))
+                else:
+                    ends.append(None)  # a side nothing reaches from the other hex
+            live = None not in ends
+            if live and ends[0][0] == ends[1][0]:
+                continue
+            if terminal:
+                # a terminal path makes its stops terminal even where it leads nowhere
+                for end in ends:
+                    if end is not None and nodes[end[0]][0] != NodeKind.JUNCTION:
+                        nodes[end[0]][4] = True
+            if live:
+                (u, su), (v, sv) = ends
+                segs.append((u, v, here_rank, su, sv))
 
     # ---- prune junctions that no route can pass: fewer than two distinct sides.  A
     # worklist: a dead segment takes its side away from both ends, which may leave another
     # junction with a single side, and so on.
     alive = [True] * len(segs)
-    junction = [n["kind"] == NodeKind.JUNCTION for n in nodes]
+    junction = [n[0] == NodeKind.JUNCTION for n in nodes]
     at: dict[int, list[int]] = {}  # junction -> its segments
     sides: dict[int, dict] = {}  # junction -> side -> segments there
     # each segment's two (node, side) ends; a side unique to the segment is its own
-    seg_ends = [((u, ("seg", j) if su is None else su), (v, ("seg", j) if sv is None else sv))
+    seg_ends = [((u, ("seg", j) if su < 0 else su), (v, ("seg", j) if sv < 0 else sv))
                 for j, (u, v, _, su, sv) in enumerate(segs)]  # fmt: skip
     for j, ends in enumerate(seg_ends):
         for node, side in ends:
@@ -291,55 +305,47 @@ def build_network(
                     dead.append(node)
 
     used = set()
-    for j, (u, v, *_rest) in enumerate(segs):
+    for j, seg in enumerate(segs):
         if alive[j]:
-            used.update((u, v))
-    keep = [i for i, n in enumerate(nodes) if n["kind"] != NodeKind.JUNCTION or i in used]
-    remap = {old: new for new, old in enumerate(keep)}
-
-    # ---- groups: one id per group name, in order of appearance
-    group_ids: dict[str, int] = {}
-    builder = NetworkBuilder()
-    for coord in coords:
-        builder.hex_id(coord)
-    info: list[NodeInfo] = []
-    new_index: dict[tuple[str, str, int], int] = {}
-    for key, old in index.items():
-        if old in remap:
-            new_index[key] = remap[old]
-    for old in keep:
-        n = nodes[old]
-        if n["kind"] == NodeKind.JUNCTION:
-            builder.add_junction(hex=n["hex"], name=n["name"])
-        else:
-            group = -1
-            for g in n["info"].groups:
-                group_ids.setdefault(g, len(group_ids))
-            if n["info"].groups:
-                # a node of several groups keeps the first; titles may override
-                group = group_ids[n["info"].groups[0]]
-            builder.add_stop(
-                n["kind"],
-                n["value"],
-                hex=n["hex"],
-                name=n["name"],
-                terminal=n["terminal"],
-                group=group,
-            )
-        info.append(n["info"])
-    for j, (u, v, coord, su, sv) in enumerate(segs):
-        if not alive[j]:
-            continue
-        side_u = builder.hex_id(su) if su is not None else None
-        side_v = builder.hex_id(sv) if sv is not None else None
-        builder.add_segment(remap[u], remap[v], hex=coord, side_u=side_u, side_v=side_v)
-
+            used.add(seg[0])
+            used.add(seg[1])
+    keep = [i for i, n in enumerate(nodes) if not junction[i] or i in used]
     if not keep:
         raise ValueError("the board has no stops, so there is no network to route on")
-    network = builder.build()
+    remap = {old: new for new, old in enumerate(keep)}
+
+    # ---- groups: one id per group name, in order of appearance; a node of several groups
+    # keeps the first (titles may override)
+    group_ids: dict[str, int] = {}
+    node_group = []
+    for old in keep:
+        groups = nodes[old][5].groups
+        for g in groups:
+            group_ids.setdefault(g, len(group_ids))
+        node_group.append(group_ids[groups[0]] if groups and not junction[old] else -1)
+    kept = [nodes[old] for old in keep]
+    live = [seg for j, seg in enumerate(segs) if alive[j]]
+    # a side label unique to a segment: -(its index + 1), as NetworkBuilder gives it
+    seg_sides = [(su if su >= 0 else -(k + 1), sv if sv >= 0 else -(k + 1))
+                 for k, (_u, _v, _h, su, sv) in enumerate(live)]  # fmt: skip
+    network = Network(
+        node_kind=np.array([n[0] for n in kept], dtype=np.int8),
+        node_value=np.array([n[1] for n in kept], dtype=np.int32),
+        node_hex=np.array([n[2] for n in kept], dtype=np.int32),
+        node_terminal=np.array([n[4] for n in kept], dtype=np.bool_),
+        node_group=np.array(node_group, dtype=np.int32),
+        seg_u=np.array([remap[s[0]] for s in live], dtype=np.int32),
+        seg_v=np.array([remap[s[1]] for s in live], dtype=np.int32),
+        seg_side_u=np.array([s[0] for s in seg_sides], dtype=np.int32),
+        seg_side_v=np.array([s[1] for s in seg_sides], dtype=np.int32),
+        seg_hex=np.array([s[2] for s in live], dtype=np.int32),
+        node_names=tuple(n[3] for n in kept),
+        hex_names=coords,
+    )
+    new_index = {key: remap[old] for key, old in index.items() if old in remap}
     node_tokens = {
         new_index[(coord, "city", city)]: tuple(syms)
         for (coord, city), syms in tokens.items()
         if (coord, "city", city) in new_index and syms
     }
-    return BaseNetwork(network, info, new_index, group_ids, node_tokens)
+    return BaseNetwork(network, [n[5] for n in kept], new_index, group_ids, node_tokens)

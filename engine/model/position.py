@@ -374,8 +374,7 @@ def position_board(position: Position, title, check: bool = True):
             raise PositionError(f"{at}: hex {lay.hex}: illegal rotation {lay.rotation} (0-5)")
         tile = board.manifest_tile(lay.tile)
         if check:
-            problems = board.upgrade_problems(lay.hex, tile, lay.rotation)
-            problems += board.exit_problems(lay.hex, tile, lay.rotation)
+            problems = board.lay_problems(lay.hex, tile, lay.rotation)
             if title.check_tile is not None:
                 problems = list(title.check_tile(board, lay.hex, tile, lay.rotation, problems))
             if problems:
@@ -624,10 +623,13 @@ def _check_extras(extras: dict, where) -> None:
 
 def _canonical_hexes(position: Position, board) -> None:
     """Put the position's hex ids in the map's spelling (``d6`` -> ``D6``)."""
-    spelling = {h.lower(): h for h in board.cells}
+    spelling = board.printed_facts("hex spellings")
+    if not spelling:
+        spelling.update({h.lower(): h for h in board.cells})
+    cells = board.cells
 
     def fix(hex_: str) -> str:
-        return spelling.get(hex_.lower(), hex_)
+        return hex_ if hex_ in cells else spelling.get(hex_.lower(), hex_)
 
     position.tiles = [TileLay(fix(t.hex), t.tile, t.rotation) for t in position.tiles]
     position.tokens = [Token(fix(t.hex), t.company, t.city) for t in position.tokens]
