@@ -263,7 +263,11 @@ class Board:
         """The tile currently on ``coord`` (laid, else preprinted)."""
         if coord in self.laid:
             return self.laid[coord]
-        return PlacedTile(self.check_hex(coord).printed, 0, True)
+        printed = self.printed_facts("printed tiles")
+        found = printed.get(coord)
+        if found is None:
+            found = printed[coord] = PlacedTile(self.check_hex(coord).printed, 0, True)
+        return found
 
     def tile(self, coord: str) -> TileDef:
         return self.placed(coord).tile

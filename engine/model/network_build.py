@@ -98,14 +98,14 @@ def _tile_spec(placed) -> _TileSpec:
 class _Fragment:
     """One hex's share of the network at one tile and rotation.
 
-    ``parts``: ``(kind, index, slots, groups, revenue)`` of its stops; ``paths``:
+    ``stops``: ``(key, kind, part index, slots, revenue, name, info)`` of its stops and
+    tile junction (``key`` is the :attr:`BaseNetwork.index` key); ``paths``:
     ``(end, end, terminal)`` of every path that stays on the map, an end being
     ``(None, (kind, index))`` for a stop of the hex or ``(other, None)`` for the side it
     shares with hex ``other``.
     """
 
-    parts: tuple
-    junction: bool
+    stops: tuple
     paths: tuple
 
 
@@ -118,9 +118,15 @@ def _fragment(board: Board, coord: str, placed, cache: dict | None) -> _Fragment
         if found is not None and found[0] is placed.tile:
             return found[1]
     spec = _tile_spec(placed)
-    stops = {(kind, index) for kind, index, *_ in spec.parts}
+    stops = [
+        ((coord, kind, index), kind, index, slots, revenue, node_name(coord, kind, index),
+         NodeInfo(coord, kind, index, None, groups, revenue, slots))
+        for kind, index, slots, groups, revenue in spec.parts
+    ]  # fmt: skip
     if spec.junction:
-        stops.add(("junction", 0))
+        stops.append(((coord, "junction", 0), "junction", 0, 0, None,
+                      node_name(coord, "junction"), NodeInfo(coord, "junction")))  # fmt: skip
+    known = {(stop[1], stop[2]) for stop in stops}
     paths = []
     for ends_spec, terminal in spec.paths:
         ends = []
@@ -129,10 +135,10 @@ def _fragment(board: Board, coord: str, placed, cache: dict | None) -> _Fragment
                 other = board.map_link(coord, edge)
                 ends.append(None if other is None else (other, None))
             else:
-                ends.append((None, stop) if stop in stops else None)
+                ends.append((None, stop) if stop in known else None)
         if None not in ends:  # else: off the map, into a cut side, or a non-route stop
             paths.append((ends[0], ends[1], terminal))
-    fragment = _Fragment(spec.parts, spec.junction, tuple(paths))
+    fragment = _Fragment(tuple(stops), tuple(paths))
     if cache is not None:
         cache[key] = (placed.tile, fragment)
     return fragment
@@ -182,25 +188,18 @@ def build_network(
     index: dict[tuple[str, str, int], int] = {}
     for coord, fragment in fragments:
         here_rank = rank[coord]
-        for kind, part_index, slots, groups, revenue in fragment.parts:
-            here = tokens.get((coord, part_index), ())
-            blocked = (
-                kind == "city"
-                and company is not None
-                and slots > 0
-                and len(here) >= slots
-                and company not in here
+        for key, kind, part_index, slots, revenue, name, info in fragment.stops:
+            index[key] = len(nodes)
+            if revenue is None:  # the tile's junction
+                nodes.append([NodeKind.JUNCTION, 0, here_rank, name, False, info])
+                continue
+            terminal = kind == "offboard"
+            if kind == "city" and company is not None and slots > 0:
+                here = tokens.get((coord, part_index), ())
+                terminal = len(here) >= slots and company not in here
+            nodes.append(
+                [_KIND[kind], revenue.value(phase_colors), here_rank, name, terminal, info]
             )
-            index[(coord, kind, part_index)] = len(nodes)
-            nodes.append([
-                _KIND[kind], revenue.value(phase_colors), here_rank,
-                node_name(coord, kind, part_index), kind == "offboard" or blocked,
-                NodeInfo(coord, kind, part_index, None, groups, revenue, slots),
-            ])  # fmt: skip
-        if fragment.junction:
-            index[(coord, "junction", 0)] = len(nodes)
-            nodes.append([NodeKind.JUNCTION, 0, here_rank, node_name(coord, "junction"), False,
-                          NodeInfo(coord, "junction")])  # fmt: skip
 
     # paths reaching each side, by (this hex, the other hex)
     uses: dict[tuple[str, str], int] = {}

@@ -1,0 +1,157 @@
+"""(g) From game state to proven answer: position files and live games, against the old code.
+
+* ``pipeline: position file -> Solution``: one round per position file (read, checked,
+  problem built, solved), on the positions exported from the 21 records plus the corpus
+  (``benchmarks/positions/``); the per-position median and p99 are the issue-18 figures.
+* ``pipeline: live state -> Solution``: one round per ``run_routes`` of the records: the
+  engine's ``optimal_run`` right after the action before it, with its route cache emptied.
+* ``test_against_baseline`` (full run only): both measures of :mod:`benchmarks.pipeline`,
+  run as a child process once under this checkout and once under the commit
+  :data:`BASELINE` (extracted with ``git archive``), in one run; it checks that both give
+  the same optimum for every input, prints the table and writes
+  ``benchmarks/results/pipeline.json``.
+
+Default: two records and the corpus subset; ``EIGHTEEN_BENCH_FULL=1``: all 21 records and
+the whole corpus.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+import routing
+from benchmarks.common import FULL, POSITIONS, corpus_cases, extra
+from benchmarks.pipeline import time_files, time_live
+from engine.app.files import write_text_atomic
+from engine.app.report import export_positions, replay
+from engine.games import build_problem
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "tests" / "data" / "records"
+#: The code before issue 18 (the fifth session's last commit), timed beside today's.
+BASELINE = "500106f"
+DEFAULT_RECORDS = ("1846/19962.json", "1836Jr30/2851.json")
+
+
+def _records() -> list[Path]:
+    every = sorted(RECORDS.glob("*/*.json"))
+    if FULL:
+        return every
+    return [p for p in every if f"{p.parent.name}/{p.name}" in DEFAULT_RECORDS]
+
+
+@pytest.fixture(scope="module")
+def position_files(tmp_path_factory) -> list[str]:
+    """Every run position of the records (exported by the engine) plus the corpus."""
+    out = tmp_path_factory.mktemp("positions")
+    files: list[str] = []
+    for record in _records():
+        files += [str(p) for p in export_positions(replay(record, solve=False), out)]
+    files += [str(POSITIONS / e.file) for e in corpus_cases()]
+    return files
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _summary(seconds: list[float]) -> dict:
+    return {"n": len(seconds), "median_ms": statistics.median(seconds) * 1e3,
+            "p99_ms": _quantile(seconds, 0.99) * 1e3, "max_ms": max(seconds) * 1e3}  # fmt: skip
+
+
+def test_position_file_to_solution(benchmark, position_files):
+    benchmark.group = "pipeline: position file -> Solution"
+    time_files(position_files[:20], warm=20)  # kernels loaded, the maps' caches filled
+    queue = iter(position_files)
+    answers = []
+
+    def next_file():
+        return (next(queue),), {}
+
+    def read_to_solution(path: str) -> None:
+        problem, _view = build_problem(path)
+        answers.append(routing.solve(problem))
+
+    benchmark.pedantic(read_to_solution, setup=next_file, rounds=len(position_files))
+    for path in queue:  # --benchmark-disable runs one round: the rest untimed, still checked
+        read_to_solution(path)
+    assert len(answers) == len(position_files)
+    assert all(s.optimal for s in answers)
+    if benchmark.stats is not None:
+        extra(benchmark, suite="pipeline", tool="eighteen",
+              **_summary(list(benchmark.stats.stats.data)))  # fmt: skip
+
+
+def test_live_state_to_solution(benchmark):
+    benchmark.group = "pipeline: live state -> Solution"
+    records = [str(p) for p in _records()]
+    assert all(time_live(records[:1], warm=0)["optimal"])  # warm-up
+    # one round replays the records; the per-run figures are time_live's own timings of
+    # optimal_run alone (the replay around them is not counted)
+    result = benchmark.pedantic(time_live, args=(records,), kwargs={"warm": 0}, rounds=1)
+    assert result["seconds"] and all(result["optimal"])
+    if benchmark.stats is not None:
+        extra(benchmark, suite="pipeline", tool="eighteen", **_summary(result["seconds"]))
+
+
+# --------------------------------------------------------------------- against the baseline
+def _baseline_tree() -> Path:
+    """The :data:`BASELINE` commit's files, extracted once into the user's cache (its numba
+    cache is kept there too, so only the first full run compiles the old kernels)."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    tree = cache / "eighteen-bench" / BASELINE
+    if not (tree / "routing" / "__init__.py").is_file():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE],
+                                 check=True, capture_output=True).stdout  # fmt: skip
+        partial = tree.with_suffix(".tar")
+        partial.write_bytes(archive)
+        with tarfile.open(partial) as tar:
+            tar.extractall(tree, filter="data")
+        partial.unlink()
+    return tree
+
+
+def _measure(tree: Path, measure: str, inputs: list[str]) -> dict:
+    script = ROOT / "benchmarks" / "pipeline.py"
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run(
+        [sys.executable, str(script), measure, *inputs],
+        cwd=tree, env=env, check=True, capture_output=True, text=True, timeout=3600,
+    ).stdout
+    return json.loads(out)
+
+
+@pytest.mark.skipif(not FULL, reason="full run only: the old code in a child process")
+def test_against_baseline(position_files):
+    try:
+        old_tree = _baseline_tree()
+    except (OSError, subprocess.CalledProcessError) as exc:
+        pytest.skip(f"baseline {BASELINE} not available from git: {exc}")
+    records = [str(p) for p in _records()]
+    table = {}
+    for measure, inputs in (("files", position_files), ("live", records)):
+        new = _measure(ROOT, measure, inputs)
+        old = _measure(old_tree, measure, inputs)
+        assert new["totals"] == old["totals"], f"{measure}: optima differ from {BASELINE}"
+        assert all(new["optimal"]) and all(old["optimal"])
+        table[measure] = {"eighteen": _summary(new["seconds"]),
+                          f"baseline {BASELINE}": _summary(old["seconds"])}  # fmt: skip
+    lines = [f"{'measure':8} {'code':18} {'n':>5} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}"]
+    for measure, rows in table.items():
+        for code, row in rows.items():
+            lines.append(f"{measure:8} {code:18} {row['n']:5d} {row['median_ms']:10.2f} "
+                         f"{row['p99_ms']:8.2f} {row['max_ms']:8.1f}")  # fmt: skip
+    print("\n" + "\n".join(lines))
+    results = ROOT / "benchmarks" / "results" / "pipeline.json"
+    write_text_atomic(results, json.dumps({"load": os.getloadavg()[0], **table}, indent=1))
