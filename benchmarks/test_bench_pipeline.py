@@ -7,8 +7,9 @@
   engine's ``optimal_run`` right after the action before it, with its route cache emptied.
 * ``test_against_baseline`` (full run only): both measures of :mod:`benchmarks.pipeline`,
   run as a child process once under this checkout and once under the commit
-  :data:`BASELINE` (extracted with ``git archive``), in one run; it checks that both give
-  the same optimum for every input, prints the table and writes
+  :data:`BASELINE` (extracted with ``git archive``), taking turns :data:`ROUNDS` times, each
+  input keeping its fastest time; it checks that both give the same optimum for every
+  input, prints the table and writes
   ``benchmarks/results/pipeline.json``.
 
 Default: two records and the corpus subset; ``EIGHTEEN_BENCH_FULL=1``: all 21 records and
@@ -39,6 +40,8 @@ RECORDS = ROOT / "tests" / "data" / "records"
 #: The code before issue 18 (the fifth session's last commit), timed beside today's.
 BASELINE = "500106f"
 DEFAULT_RECORDS = ("1846/19962.json", "1836Jr30/2851.json")
+#: Turns of each code in the comparison (each input keeps its fastest time).
+ROUNDS = 3
 
 
 def _records() -> list[Path]:
@@ -141,12 +144,20 @@ def test_against_baseline(position_files):
     records = [str(p) for p in _records()]
     table = {}
     for measure, inputs in (("files", position_files), ("live", records)):
-        new = _measure(ROOT, measure, inputs)
-        old = _measure(old_tree, measure, inputs)
-        assert new["totals"] == old["totals"], f"{measure}: optima differ from {BASELINE}"
-        assert all(new["optimal"]) and all(old["optimal"])
-        table[measure] = {"eighteen": _summary(new["seconds"]),
-                          f"baseline {BASELINE}": _summary(old["seconds"])}  # fmt: skip
+        # new and old take turns, ROUNDS times each, and every input keeps its fastest
+        # time: a load that comes and goes falls on both alike
+        best: dict[str, list[float]] = {}
+        for _round in range(ROUNDS):
+            for code, tree in (("eighteen", ROOT), (f"baseline {BASELINE}", old_tree)):
+                run = _measure(tree, measure, inputs)
+                assert all(run["optimal"]), f"{measure}: {code} left an optimum unproven"
+                if code == "eighteen":
+                    totals = run["totals"]
+                else:
+                    assert run["totals"] == totals, f"{measure}: optima differ from {BASELINE}"
+                seen = best.setdefault(code, run["seconds"])
+                best[code] = [min(a, b) for a, b in zip(seen, run["seconds"], strict=True)]
+        table[measure] = {code: _summary(seconds) for code, seconds in best.items()}
     lines = [f"{'measure':8} {'code':18} {'n':>5} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}"]
     for measure, rows in table.items():
         for code, row in rows.items():
