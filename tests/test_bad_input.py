@@ -230,3 +230,51 @@ def test_generated_records_are_replayed_or_refused(tmp_path_factory, index, key,
         _refused(result, seconds, "gen")
     else:
         assert "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------- analyse: every company
+MID = json.loads((EXAMPLES / "1846-mid.json").read_text())
+
+
+def test_analyse_another_company_ranks_its_moves():
+    # 1846-mid is PRR's turn; the position gives NYC's trains (extras.companies)
+    result, _ = _run("analyse", "--example", "1846-mid", "--company", "NYC", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["company"] == "NYC"
+    assert data["moves"]["tile"] and data["moves"]["train"]
+    rows = {c["company"]: c for c in data["companies"]}
+    assert rows["PRR"]["trains"] == MID["trains"] and rows["PRR"]["revenue"] is not None
+    assert rows["NYC"]["trains"] == MID["extras"]["companies"]["NYC"]["trains"]
+    # NYC has all four of its station tokens on the map: no token move, and that is said
+    assert sum(t["company"] == "NYC" for t in MID["tokens"]) == 4
+    assert data["no_moves"] == {"token": "all of NYC's station tokens are placed"}
+    assert any("PRR's turn" in note for note in data["notes"])
+
+
+def test_analyse_another_company_without_its_trains_is_refused(tmp_path):
+    data = json.loads(json.dumps(MID))
+    del data["extras"]["companies"]["NYC"]
+    path = tmp_path / "mid.json"
+    path.write_text(json.dumps(data))
+    result, seconds = _run("analyse", path, "--company", "NYC")
+    out = _refused(result, seconds, "mid.json", "trains of NYC are unknown",
+                   "extras.companies.NYC.trains")  # fmt: skip
+    assert "PRR, B&O" in out  # the companies whose trains it does give
+    result, seconds = _run("analyse", path, "--company", "XYZ")
+    _refused(result, seconds, "mid.json", "'XYZ' is not on the board")
+
+
+def test_analyse_says_why_a_kind_has_no_move(tmp_path):
+    data = json.loads(json.dumps(MID))
+    data["cash"] = 0
+    data["turn"] = {"tiles_laid": ["E11"]}
+    path = tmp_path / "poor.json"
+    path.write_text(json.dumps(data))
+    result, _ = _run("analyse", path)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "no tile moves of PRR: PRR has made its tile lays this turn (on E11)" in out
+    assert "no train moves of PRR: PRR cannot afford any train on sale (cash 0)" in out
+    assert "no token moves of PRR: PRR cannot place a token" in out
+    assert "┃ move" not in out  # no empty tables
