@@ -14,8 +14,11 @@ __all__ = ["analyse"]
 @click.command()
 @click.argument("position", required=False)
 @click.option("--example", metavar="NAME", help="Analyse a bundled example position.")
-@click.option("--company", metavar="SYM", help="Company to analyse (default: the position's; another company of a position "
-                   "file as if its turn began now).")  # fmt: skip
+@click.option(
+    "--company", metavar="SYM",
+    help="Company to analyse (default: the position's; another company of a position file "
+    "as if its turn began now).",
+)  # fmt: skip
 @click.option(
     "--action", "action", type=int, default=None, metavar="N",
     help="With a record: the position just before action N (default: after the last).",
