@@ -76,6 +76,25 @@ def test_solve_json(files, method):
     data = json.loads(result.output)
     assert data["total"] == 110 and data["optimal"] is True
     assert {r["train_name"] for r in data["routes"]} == {"2", "4/6"}
+    # stops by name beside the node ids, and what the position is
+    assert (data["title"], data["company"], data["phase"]) == ("tiny", "AA", "2")
+    for route in data["routes"]:
+        stops = route["stops"]
+        assert [s["node"] for s in stops if s["counted"]] == route["counted"]
+        assert all(s["name"].startswith(s["hex"]) for s in stops)
+    home = [s for r in data["routes"] for s in r["stops"] if s["name"] == "B3.c0"]
+    assert home and all(s["location"] == "Home" for s in home)
+
+
+def test_solve_json_carries_the_position(tmp_path):
+    example = json.loads((pathlib.Path(__file__).parent.parent / "engine" / "examples"
+                          / "1846-late.json").read_text())  # fmt: skip
+    result = _run("solve", "--example", "1846-late", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["extras"] == example["extras"] and data["label"] == "1846 B&O phase IV"
+    names = {s["location"] for r in data["routes"] for s in r["stops"]}
+    assert "Chicago" in names or "Cincinnati" in names
 
 
 def test_examples(files, monkeypatch):

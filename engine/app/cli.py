@@ -71,12 +71,57 @@ def _load_problem(position: str | dict | None, example: str | None):
     return build_problem(str(path))
 
 
+def _hex_and_location(view, net, node: int) -> tuple[str, str | None]:
+    """The hex of ``node`` and its location name (None where the map has none)."""
+    coord = net.hex_names[int(net.node_hex[node])]
+    return coord, view.location_name(coord) if coord in view.board else None
+
+
 def _stop_label(view, net, node: int) -> str:
     """``D6.c1 Chicago``: node name plus the hex's location name."""
-    coord = net.hex_names[int(net.node_hex[node])]
-    name = view.location_name(coord) if coord in view.board else None
+    name = _hex_and_location(view, net, node)[1]
     node_name = net.node_names[node]
     return f"{node_name} {name}" if name else node_name
+
+
+def _route_stops(view, net, route) -> list[dict]:
+    """The stops of ``route`` in order: node id and name (``D6.c1``), hex, the hex's
+    location name where the title's map has one, printed value and whether it counted."""
+    counted = set(route.counted)
+    stops = []
+    for n in route.nodes:
+        if net.node_kind[n] == 0:
+            continue  # a path node, not a stop
+        coord, location = _hex_and_location(view, net, n)
+        stops.append({
+            "node": int(n),
+            "name": net.node_names[n],
+            "hex": coord,
+            "location": location,
+            "value": int(net.node_value[n]),
+            "counted": n in counted,
+        })  # fmt: skip
+    return stops
+
+
+def _solution_json(problem, view, solution) -> dict:
+    """:meth:`routing.Solution.to_dict` (its keys unchanged) with what a reader needs
+    without the network: each route's ``stops`` by name, the title, company, phase, label,
+    the position's ``extras`` and the figures reported beside the revenue."""
+    out = solution.to_dict()
+    for route, data in zip(solution.routes, out["routes"], strict=True):
+        data["stops"] = _route_stops(view, problem.network, route)
+    position = view.position
+    spec = getattr(view, "spec", None)
+    out.update({
+        "title": view.title.id,
+        "company": position.company,
+        "phase": position.phase,
+        "label": problem.label,
+        "extras": position.extras,
+        "reported": dict(spec.extras) if spec is not None else {},
+    })  # fmt: skip
+    return out
 
 
 def _print_solution(problem, view, solution) -> None:
@@ -93,12 +138,9 @@ def _print_solution(problem, view, solution) -> None:
     table.add_column("revenue", justify="right")
     for r in solution.routes:
         stops = []
-        counted = set(r.counted)
-        for n in r.nodes:
-            if net.node_kind[n] == 0:
-                continue
-            label = _stop_label(view, net, n)
-            stops.append(f"{label} ({int(net.node_value[n])})" if n in counted else f"[{label}]")
+        for stop in _route_stops(view, net, r):
+            label = _stop_label(view, net, stop["node"])
+            stops.append(f"{label} ({stop['value']})" if stop["counted"] else f"[{label}]")
         bonuses = ", ".join(f"{k} {v:+d}" for k, v in r.bonuses.items()) or "-"
         table.add_row(plain(r.train_name), plain(" - ".join(stops)), str(r.stop_revenue),
                       plain(bonuses), str(r.revenue))  # fmt: skip
@@ -158,7 +200,7 @@ def solve(position, example, action, company, as_json, time_limit, method) -> No
     note_compiling()
     solution = routing.solve(problem, time_limit=time_limit, method=method)
     if as_json:
-        click.echo(solution.to_json(indent=2))
+        click.echo(json.dumps(_solution_json(problem, view, solution), indent=2))
     else:
         _print_solution(problem, view, solution)
     if solution.stats.get("interrupted"):
