@@ -178,3 +178,22 @@ def test_render_png_and_legend(tmp_path):
     assert "total 670 (proven optimal)" in text
     assert "4/6: " in text and ": 250" in text and "7/8: " in text and ": 420" in text
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_replay_fits_80_columns():
+    from engine.app.report import replay
+
+    record = DATA / "records" / "1846" / "222264.json"
+    result = CliRunner().invoke(cli, ["replay", str(record)], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    header = next(line for line in lines if line.lstrip().startswith("action"))
+    assert header.split() == ["action", "OR", "company", "phase", "trains", "declared",
+                              "ours", "optimum", "gap", "time", "note"]  # fmt: skip
+    table = lines[: next(i for i, line in enumerate(lines) if line.startswith("positions"))]
+    assert all(len(line) <= 80 and "…" not in line for line in table)
+    # each run's row names its operating round ("OR 1.1" -> "1.1")
+    body = table[table.index(header) + 2:]  # under the header's rule
+    rows = {line.split()[0]: line.split()[1] for line in body if line.split()[0].isdigit()}
+    turns = replay(str(record)).turns
+    assert turns and rows == {str(t.action_id): t.round.removeprefix("OR ") for t in turns}

@@ -411,6 +411,7 @@ def _turn_row(turn, footnote: str) -> list[str]:
     gap = turn.gap
     return [
         str(turn.action_id),
+        plain(turn.round.removeprefix("OR ")),
         plain(turn.company),
         plain(turn.phase),
         plain(" ".join(turn.trains)),
@@ -418,7 +419,7 @@ def _turn_row(turn, footnote: str) -> list[str]:
         num(turn.scored),
         num(turn.optimum),
         "-" if gap is None else (f"[bold]{gap:+d}[/bold]" if gap > 0 else f"{gap:+d}"),
-        f"{turn.seconds:.2f}",
+        f"{turn.seconds:.1f}s",
         footnote,
     ]
 
@@ -445,6 +446,7 @@ def _turn_row(turn, footnote: str) -> list[str]:
 def replay(record, report_path, export_dir, every_action, time_limit, lenient) -> None:
     """Replay a game record (18xx.games export or play --save file) through the rules
     engine and score every operating run: declared, ours, optimum."""
+    from rich import box
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
@@ -469,9 +471,14 @@ def replay(record, report_path, export_dir, every_action, time_limit, lenient) -
             strict=not lenient,
             progress=lambda done, total: progress.update(task, completed=done, total=total),
         )
-    table = Table(title=plain(f"{report.record} ({report.title}): operating runs"))
+    # two spaces between columns and no edges: the whole table, headers in full, fits in
+    # 80 columns; a long train list wraps
+    table = Table(title=plain(f"{report.record} ({report.title}): operating runs"),
+                  box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False,
+                  show_edge=False)  # fmt: skip
     for col, just in (
         ("action", "right"),
+        ("OR", "left"),
         ("company", "left"),
         ("phase", "left"),
         ("trains", "left"),
@@ -479,10 +486,10 @@ def replay(record, report_path, export_dir, every_action, time_limit, lenient) -
         ("ours", "right"),
         ("optimum", "right"),
         ("gap", "right"),
-        ("seconds", "right"),
+        ("time", "right"),
         ("note", "left"),
     ):
-        table.add_column(col, justify=just)
+        table.add_column(col, justify=just, max_width=6 if col == "trains" else None)
     footnotes = []
     for turn in report.turns:
         note = _turn_note(turn)
