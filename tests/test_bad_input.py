@@ -278,3 +278,22 @@ def test_analyse_says_why_a_kind_has_no_move(tmp_path):
     assert "no train moves of PRR: PRR cannot afford any train on sale (cash 0)" in out
     assert "no token moves of PRR: PRR cannot place a token" in out
     assert "┃ move" not in out  # no empty tables
+
+
+# ---------------------------------------------------------------- batch
+def test_batch_counts_every_input_as_an_item(tmp_path):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(LATE))
+    (tmp_path / "bad.json").write_text("{")
+    (tmp_path / "latin1.jsonl").write_bytes(b"\xff\xfe{}\n")
+    (tmp_path / "empty").mkdir()
+    inputs = [good, tmp_path / "bad.json", tmp_path / "missing.json", tmp_path / "none*.json",
+              tmp_path / "empty", tmp_path / "latin1.jsonl"]  # fmt: skip
+    result, _ = _run("batch", *inputs, "--scheduler", "synchronous", "-o", tmp_path / "o.csv")
+    assert result.exit_code == 3, result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    # one item per input, and every input but the good one failed, named
+    assert f"from {len(inputs)} items" in result.output, result.output
+    assert f"{len(inputs) - 1} failed" in result.output
+    for path in inputs[1:]:
+        assert f"  {path}: " in result.output, path

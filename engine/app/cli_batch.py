@@ -92,10 +92,12 @@ def batch(inputs, out, scheduler, workers, time_limit, lenient, retry_failed) ->
             err=True,
         )
         click.get_current_context().exit(130)
-    items = result.ran + result.skipped
+    parts = [f"{result.ran} analysed", f"{result.skipped} from the journal"]
+    if result.unread:
+        parts.append(f"{result.unread} naming no readable input")
     click.echo(
-        f"wrote {result.out}: {len(result.rows)} rows from {items} items "
-        f"({result.ran} analysed, {result.skipped} from the journal) in {result.seconds:.1f} s"
+        f"wrote {result.out}: {len(result.rows)} rows from {result.items} items "
+        f"({', '.join(parts)}), {len(result.failures)} failed, in {result.seconds:.1f} s"
     )
     if result.failures:
         click.echo(f"{len(result.failures)} failed:", err=True)
