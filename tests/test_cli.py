@@ -197,3 +197,47 @@ def test_replay_fits_80_columns():
     rows = {line.split()[0]: line.split()[1] for line in body if line.split()[0].isdigit()}
     turns = replay(str(record)).turns
     assert turns and rows == {str(t.action_id): t.round.removeprefix("OR ") for t in turns}
+
+
+EXAMPLES = DATA.parent.parent / "engine" / "examples"
+
+
+@pytest.mark.parametrize("wrap", ["list", "routes", "action"])
+def test_validate_reads_18xx_games_routes(tmp_path, wrap):
+    # 1846-late was exported from a record: extras.played_routes are the routes its players
+    # declared there (18xx.games train ids and connections), extras.played_total their sum
+    example = EXAMPLES / "1846-late.json"
+    extras = json.loads(example.read_text())["extras"]
+    played = extras["played_routes"]
+    assert played and all("connections" in r for r in played)
+    data = {"list": played, "routes": {"routes": played},
+            "action": {"type": "run_routes", "entity": "B&O", "routes": played}}[wrap]
+    routes = tmp_path / "routes.json"
+    routes.write_text(json.dumps(data))
+    result = _run("validate", example, routes)
+    assert result.exit_code == 0, result.output
+    assert f"total {extras['played_total']}" in result.output
+
+
+def test_validate_names_the_route_and_the_connection(tmp_path):
+    example = EXAMPLES / "1846-late.json"
+    played = json.loads(example.read_text())["extras"]["played_routes"]
+    routes = tmp_path / "routes.json"
+    first = played[0]["train"]
+
+    def refused(changed, *fragments):
+        routes.write_text(json.dumps(changed))
+        result = _run("validate", example, routes)
+        _assert_user_error(result, "routes.json")
+        for fragment in fragments:
+            assert fragment in result.output, (fragment, result.output)
+
+    broken = json.loads(json.dumps(played))
+    broken[0]["connections"][1] = [*broken[0]["connections"][1][:2], "Q1"]
+    refused(broken, f"route 1 (train {first})", "-".join(broken[0]["connections"][1]))
+    twice = json.loads(json.dumps(played))
+    twice[1]["connections"] = twice[0]["connections"]
+    refused(twice, "illegal routes", f"(train {first})", "both run on the track")
+    refused([{**played[0], "train": "2-0"}], "route 1 (train 2-0)", "no (further) train '2'")
+    refused([{**played[0], "connections": [["D6"], 5]}], "routes[0].connections[1]")
+    refused({"type": "lay_tile", "hex": "D6"}, "'lay_tile' action, not run_routes")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -255,7 +256,9 @@ def _resolve_stop(view, problem, item, where: str) -> int:
     raise click.ClickException(f"{where}: no stop or node called {item!r}")
 
 
-def _read_routes(path: str, view, problem) -> list[tuple[int, list[int]]]:
+def _routes_list(path: str) -> list:
+    """The routes a ROUTES file holds: a list, ``{"routes": [...]}``, or a whole 18xx.games
+    ``run_routes`` action."""
     from engine.model.jsonio import JSONInputError, parse_json
 
     try:
@@ -264,19 +267,50 @@ def _read_routes(path: str, view, problem) -> list[tuple[int, list[int]]]:
         raise click.ClickException(f"{path}: no such file") from None
     except IsADirectoryError:
         raise click.ClickException(f"{path}: is a directory, not a routes file") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{path}: not UTF-8 text") from None
     except JSONInputError as exc:
         raise click.ClickException(str(exc)) from None
+    if isinstance(data, dict) and "type" in data and data["type"] != "run_routes":
+        raise click.ClickException(
+            f"{path}: a {plain(data['type'])!r} action, not run_routes (or a list of routes)"
+        )
     if isinstance(data, dict) and "routes" in data:
         data = data["routes"]
     if not isinstance(data, list):
         raise click.ClickException(f"{path}: expected a list of routes")
+    return data
+
+
+def _is_connections_route(item) -> bool:
+    return isinstance(item, dict) and "connections" in item
+
+
+#: Ways to read a routes file: (which train each id is, or None; the route sets to try).
+_Ways = list[tuple[str | None, list[list[tuple]]]]
+
+
+def _read_routes(path: str, view, problem) -> tuple[_Ways, list[str] | None]:
+    """The route sets to try on :func:`routing.validate`, and what to call the k-th route
+    of a set in messages (None: the file's order, as :func:`routing.validate` numbers them).
+
+    Today's format (``train``, ``stops``) gives one set; 18xx.games routes (``train`` id,
+    ``connections``) give, for every way their ids can be the position's trains, every
+    reading of their connections onto the network (:func:`engine.model.routes.route_readings`),
+    in the order the record replay scores them.
+    """
+    data = _routes_list(path)
+    if data and all(_is_connections_route(item) for item in data):
+        return _connection_readings(path, data, view, problem)
     names = [t.name for t in problem.trains]
     used: set[int] = set()
     out = []
     for i, item in enumerate(data):
         where = f"{path}: routes[{i}]"
         if not isinstance(item, dict) or "stops" not in item or "train" not in item:
-            raise click.ClickException(f"{where} needs 'train' and 'stops'")
+            raise click.ClickException(
+                f"{where} needs 'train' and 'stops' (or every route 'train' and 'connections')"
+            )
         train = item["train"]
         if isinstance(train, int) and not isinstance(train, bool):
             index = train
@@ -297,23 +331,99 @@ def _read_routes(path: str, view, problem) -> list[tuple[int, list[int]]]:
             for k, s in enumerate(item["stops"])
         ]
         out.append((index, stops))
-    return out
+    return [(None, [out])], None
+
+
+def _check_connections_route(item: dict, where: str) -> None:
+    """An 18xx.games route has the shape the reader walks, or a message names the part."""
+
+    def names(value) -> bool:
+        return isinstance(value, list) and all(isinstance(h, str) and h for h in value)
+
+    train = item.get("train")
+    if not isinstance(train, str) or not train:
+        raise click.ClickException(f"{where}.train must be a train id such as '4-0'")
+    conns = item["connections"]
+    if not isinstance(conns, list):
+        raise click.ClickException(f"{where}.connections must be a list of hex lists")
+    for k, hexes in enumerate(conns):
+        if not names(hexes) or not hexes:
+            raise click.ClickException(
+                f"{where}.connections[{k}] must be a non-empty list of hex ids, got "
+                f"{plain(repr(hexes)[:60])}"
+            )
+    if item.get("nodes") is not None and not names(item["nodes"]):
+        raise click.ClickException(f"{where}.nodes must be a list of node ids such as 'D6-0'")
+
+
+def _connection_readings(path: str, data: list, view, problem) -> tuple[_Ways, list[str]]:
+    from engine.model.record import ReplayError
+    from engine.model.routes import declaration_order, position_routes, route_readings
+
+    for i, item in enumerate(data):
+        _check_connections_route(item, f"{path}: routes[{i}]")
+    try:
+        ways = position_routes(view, problem, data)
+    except ReplayError as exc:
+        raise click.ClickException(f"{path}: {one_line(exc)}") from None
+    if not ways[0]:
+        raise click.ClickException(f"{path}: no route has a connection")
+    # the ways differ only in which train an id is: the same routes, in the same order
+    in_file = [i for i, item in enumerate(data) if item["connections"]]
+    order = declaration_order(ways[0])
+    labels = [f"route {in_file[j] + 1} (train {ways[0][j].train_id})" for j in order]
+    names = [t.name for t in problem.trains]
+    out = [(", ".join(f"{r.train_id} as the {names[r.train_index]}" for r in read),
+            list(route_readings(read, order))) for read in ways]  # fmt: skip
+    return out, labels
+
+
+def _route_names(message: str, labels: list[str] | None) -> str:
+    """``message`` of :func:`routing.validate` with its ``route N`` named by ``labels``."""
+    if labels is None:
+        return message
+
+    def name(m: re.Match) -> str:
+        k = int(m.group(1))
+        return labels[k - 1] if 0 < k <= len(labels) else m.group(0)
+
+    return re.sub(r"\broute (\d+)\b(?: \(train [^)]*\))?", name, message)
 
 
 @cli.command()
 @click.argument("position")
 @click.argument("routes")
 def validate(position, routes) -> None:
-    """Score the routes declared in ROUTES for POSITION, or say which rule they break."""
+    """Score the routes declared in ROUTES for POSITION, or say which rule they break.
+
+    ROUTES is a list of routes ``{"train": "4/6", "stops": ["D6.c1", "E7", ...]}``, or of
+    18xx.games routes ``{"train": "5-1", "connections": [["D6", "E7"], ...]}``, or a whole
+    18xx.games ``run_routes`` action."""
     import routing
 
     problem, view = _load_problem(read_input(position), None)
-    declared = _read_routes(routes, view, problem)
-    try:
-        scored = routing.validate(problem, declared, blocked_by=view.blocked_by(), compare=True,
-                                  time_limit=DEFAULT_TIME_LIMIT)  # fmt: skip
-    except routing.RouteError as exc:
-        raise click.ClickException(f"illegal routes: {one_line(exc)}") from None
+    first = None
+    ways, labels = _read_routes(routes, view, problem)
+    legal = []  # (which trains, total, routes) of the first legal reading of each way
+    for trains, readings in ways:
+        for declared in readings:
+            try:
+                total = routing.validate(problem, declared, blocked_by=view.blocked_by()).total
+            except routing.RouteError as exc:
+                first = first or exc
+                continue
+            legal.append((trains, total, declared))
+            break
+    if not legal:
+        why = _route_names(one_line(first), labels)
+        raise click.ClickException(f"{routes}: illegal routes: {why}")
+    trains, total, declared = legal[0]
+    scored = routing.validate(problem, declared, blocked_by=view.blocked_by(), compare=True,
+                              time_limit=DEFAULT_TIME_LIMIT)  # fmt: skip
+    others = [f"{t}: {n}" for t, n, _ in legal[1:] if n != total]
+    if others:
+        ambiguous = (f"the routes do not say which train an id is: scored with {trains}; "
+                     f"also legal: {'; '.join(others)}")  # fmt: skip
     from rich.console import Console
     from rich.table import Table
 
@@ -335,6 +445,8 @@ def validate(position, routes) -> None:
     console.print(f"total [bold]{scored.total}[/bold]{beside}")
     for note in getattr(scored, "notes", []) or []:
         console.print(f"note: {note}", markup=False)
+    if others:
+        console.print(f"note: {ambiguous}", markup=False)
 
 
 @cli.command()
