@@ -273,13 +273,19 @@ def _routes_list(path: str) -> list:
         raise click.ClickException(str(exc)) from None
     if isinstance(data, dict) and "type" in data and data["type"] != "run_routes":
         raise click.ClickException(
-            f"{path}: a {plain(data['type'])!r} action, not run_routes (or a list of routes)"
+            f"{path}: a {_shown(data['type'])} action, not run_routes (or a list of routes)"
         )
     if isinstance(data, dict) and "routes" in data:
         data = data["routes"]
     if not isinstance(data, list):
         raise click.ClickException(f"{path}: expected a list of routes")
     return data
+
+
+def _shown(value: object, most: int = 40) -> str:
+    """``repr(value)`` for a message, cut short: a generated file may hold anything."""
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def _is_connections_route(item) -> bool:
@@ -320,7 +326,7 @@ def _read_routes(path: str, view, problem) -> tuple[_Ways, list[str] | None]:
             free = [k for k, n in enumerate(names) if n == str(train) and k not in used]
             if not free:
                 raise click.ClickException(
-                    f"{where}: the company has no (further) train {train!r}; trains: {names}"
+                    f"{where}: the company has no (further) train {_shown(train)}; trains: {names}"
                 )
             index = free[0]
         used.add(index)
@@ -350,7 +356,7 @@ def _check_connections_route(item: dict, where: str) -> None:
         if not names(hexes) or not hexes:
             raise click.ClickException(
                 f"{where}.connections[{k}] must be a non-empty list of hex ids, got "
-                f"{plain(repr(hexes)[:60])}"
+                f"{_shown(hexes)}"
             )
     if item.get("nodes") is not None and not names(item["nodes"]):
         raise click.ClickException(f"{where}.nodes must be a list of node ids such as 'D6-0'")
