@@ -456,3 +456,45 @@ def test_a_full_disk_leaves_the_old_file(tmp_path, monkeypatch):
     assert ".tmp" not in out_text and "Errno" not in out_text
     assert out.read_bytes() == good  # the good file is intact
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.svg"]  # no temporary file
+
+
+# ---------------------------------------------------------------- the same everywhere
+def test_validate_and_play_read_like_every_command(tmp_path):
+    example = EXAMPLES / "1846-late.json"
+    played = json.dumps(LATE["extras"]["played_routes"])
+    result, _ = _run("validate", example, "-", stdin=played)
+    assert result.exit_code == 0 and f"total {LATE['extras']['played_total']}" in result.output
+    result, seconds = _run("validate", example, "-", stdin="[")
+    _refused(result, seconds, "standard input", "invalid JSON")
+    result, seconds = _run("validate", example, tmp_path / "r.json", "--time-limit", "0")
+    _refused(result, seconds, "--time-limit")
+    assert "--no-time-limit" in _run("validate", "-h")[0].output
+    # a folder given as a save gets the one-line error a missing save gets, exit status 1
+    for path, item in ((tmp_path, "is a directory"), (tmp_path / "none.json", "no such file")):
+        result, seconds = _run("play", "--load", path)
+        _refused(result, seconds, str(path), item)
+        assert result.exit_code == 1
+    save = tmp_path / "s.json"
+    result, _ = _run("play", "1846", "--bots", "--max-actions", 30, "--save", save)
+    assert result.exit_code == 0, result.output
+    loaded, _ = _run("play", "--load", "-", stdin=save.read_text())
+    assert loaded.exit_code == 0 and loaded.output == result.output
+
+
+def test_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
+    from engine.app import batch
+
+    cores = os.cpu_count() or 1
+    note = f"--workers {cores + 5} is more than this machine's {cores} cores; using {cores}"
+    result, _ = _run("analyse", "--example", "1846-early", "--kinds", "token",
+                     "--workers", cores + 5)  # fmt: skip
+    assert result.exit_code == 0 and note in result.output, result.output
+    asked = []
+
+    def run_batch(inputs, out, settings, scheduler, workers, retry_failed, progress):
+        asked.append(workers)
+        return batch.BatchResult([], [], 0, 0, 0.0, Path(out), batch.journal_path(out))
+
+    monkeypatch.setattr(batch, "run_batch", run_batch)
+    result, _ = _run("batch", EXAMPLES, "-o", tmp_path / "o.csv", "--workers", cores + 5)
+    assert result.exit_code == 0 and note in result.output and asked == [cores], result.output

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from engine.app.cli_common import (
-    DEFAULT_TIME_LIMIT,
+    STDIN,
     example_path,
     examples_dir,
     is_record_file,
@@ -257,12 +257,16 @@ def _resolve_stop(view, problem, item, where: str) -> int:
 
 
 def _routes_list(path: str) -> list:
-    """The routes a ROUTES file holds: a list, ``{"routes": [...]}``, or a whole 18xx.games
-    ``run_routes`` action."""
+    """The routes a ROUTES file (``-``: standard input) holds: a list, ``{"routes": [...]}``,
+    or a whole 18xx.games ``run_routes`` action."""
     from engine.model.jsonio import JSONInputError, parse_json
 
+    if path == STDIN:
+        data = read_input(path)
+        path = "standard input"
     try:
-        data = parse_json(Path(path).read_text(encoding="utf-8"), path)
+        if path != "standard input":
+            data = parse_json(Path(path).read_text(encoding="utf-8"), path)
     except FileNotFoundError:
         raise click.ClickException(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -306,6 +310,7 @@ def _read_routes(path: str, view, problem) -> tuple[_Ways, list[str] | None]:
     in the order the record replay scores them.
     """
     data = _routes_list(path)
+    path = "standard input" if path == STDIN else path
     if data and all(_is_connections_route(item) for item in data):
         return _connection_readings(path, data, view, problem)
     names = [t.name for t in problem.trains]
@@ -399,7 +404,8 @@ def _route_names(message: str, labels: list[str] | None) -> str:
 @cli.command()
 @click.argument("position")
 @click.argument("routes")
-def validate(position, routes) -> None:
+@time_limit_options(what="the optimum's solve (for comparison)")
+def validate(position, routes, time_limit) -> None:
     """Score the routes declared in ROUTES for POSITION, or say which rule they break.
 
     ROUTES is a list of routes ``{"train": "4/6", "stops": ["D6.c1", "E7", ...]}``, or of
@@ -407,6 +413,8 @@ def validate(position, routes) -> None:
     18xx.games ``run_routes`` action."""
     import routing
 
+    if position == STDIN and routes == STDIN:
+        raise click.UsageError("POSITION and ROUTES cannot both be standard input ('-')")
     problem, view = _load_problem(read_input(position), None)
     first = None
     ways, labels = _read_routes(routes, view, problem)
@@ -422,10 +430,11 @@ def validate(position, routes) -> None:
             break
     if not legal:
         why = _route_names(one_line(first), labels)
-        raise click.ClickException(f"{routes}: illegal routes: {why}")
+        shown = "standard input" if routes == STDIN else routes
+        raise click.ClickException(f"{shown}: illegal routes: {why}")
     trains, total, declared = legal[0]
     scored = routing.validate(problem, declared, blocked_by=view.blocked_by(), compare=True,
-                              time_limit=DEFAULT_TIME_LIMIT)  # fmt: skip
+                              time_limit=time_limit)  # fmt: skip
     others = [f"{t}: {n}" for t, n, _ in legal[1:] if n != total]
     if others:
         ambiguous = (f"the routes do not say which train an id is: scored with {trains}; "
