@@ -235,10 +235,8 @@ def company_position(position: Position, company: str) -> Position:
     others = position.extras.get("companies") or {}
     info = others.get(company)
     if not isinstance(info, dict) or "trains" not in info:
-        raise PositionError(
-            f"trains of {company} are unknown: the position gives the trains of "
-            f"{_known_trains(position)} only (add extras.companies.{company}.trains)"
-        )
+        known = [s for s, v in others.items() if isinstance(v, dict) and "trains" in v]
+        raise PositionError(_unknown_trains(company, [position.company, *known]))
     mover: dict = {"trains": list(position.trains),
                    "owned_companies": list(position.owned_companies)}  # fmt: skip
     if position.cash is not None:
@@ -259,12 +257,11 @@ def company_position(position: Position, company: str) -> Position:
     )
 
 
-def _known_trains(position: Position) -> str:
-    """The companies whose trains ``position`` gives: its own and ``extras.companies``'."""
-    others = position.extras.get("companies") or {}
-    known = [position.company]
-    known += [str(s) for s, v in others.items() if isinstance(v, dict) and "trains" in v]
-    return ", ".join(dict.fromkeys(known))
+def _unknown_trains(sym: str, known: Iterable[str]) -> str:
+    """The refusal of a company whose trains the position does not give."""
+    return (f"trains of {sym} are unknown: the position gives the trains of "
+            f"{', '.join(dict.fromkeys(map(str, known)))} only "
+            f"(add extras.companies.{sym}.trains)")  # fmt: skip
 
 
 def operating_position(game: BaseGame, sym: str) -> Position:
@@ -308,6 +305,13 @@ def _companies_on_board(game: BaseGame, op: str) -> list[str]:
     for sym in info.other_trains if info is not None else ():
         seen.setdefault(sym, None)
     return list(seen)
+
+
+def _known_trains(game: BaseGame, op: str) -> list[str]:
+    """The companies whose trains a game built from a position knows (``op``'s and those
+    of ``extras.companies``)."""
+    info = getattr(game, "position_info", None)
+    return [op, *(info.other_trains if info is not None else ())]
 
 
 def _trains_known(game: BaseGame, sym: str, op: str) -> bool:
@@ -598,7 +602,7 @@ def analyse_game(
             f"company {target!r} is not on the board (companies: {', '.join(on_board)})"
         )
     if not _trains_known(game, target, op):
-        raise PositionError(_unknown_trains(game, target, op))
+        raise PositionError(_unknown_trains(target, _known_trains(game, op)))
     notes = list(getattr(game, "position_notes", ()))
 
     # the engine's own optimum first (it also loads the kernels before the workers fork)
@@ -615,7 +619,7 @@ def analyse_game(
     for sym in on_board:
         if not _trains_known(game, sym, op):
             companies.append(CompanyRevenue(sym, (), None, False, None,
-                                            _unknown_trains(game, sym, op)))  # fmt: skip
+                                            _unknown_trains(sym, _known_trains(game, op))))
             continue
         if sym == op:
             seen = operating_position(game, op)
@@ -675,13 +679,6 @@ def analyse_game(
         notes=notes,
         no_moves=no_moves,
     )
-
-
-def _unknown_trains(game: BaseGame, sym: str, op: str) -> str:
-    info = getattr(game, "position_info", None)
-    known = ", ".join(dict.fromkeys([op, *(info.other_trains if info is not None else ())]))
-    return (f"trains of {sym} are unknown: the position gives the trains of {known} only "
-            f"(add extras.companies.{sym}.trains)")  # fmt: skip
 
 
 def analyse_position(
