@@ -262,19 +262,19 @@ def _routes_list(path: str) -> list:
     from engine.model.jsonio import JSONInputError, parse_json
 
     if path == STDIN:
-        data = read_input(path)
+        data = read_input(path)  # parsed: its errors name standard input
         path = "standard input"
-    try:
-        if path != "standard input":
+    else:
+        try:
             data = parse_json(Path(path).read_text(encoding="utf-8"), path)
-    except FileNotFoundError:
-        raise click.ClickException(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise click.ClickException(f"{path}: is a directory, not a routes file") from None
-    except UnicodeDecodeError:
-        raise click.ClickException(f"{path}: not UTF-8 text") from None
-    except JSONInputError as exc:
-        raise click.ClickException(str(exc)) from None
+        except FileNotFoundError:
+            raise click.ClickException(f"{path}: no such file") from None
+        except IsADirectoryError:
+            raise click.ClickException(f"{path}: is a directory, not a routes file") from None
+        except UnicodeDecodeError:
+            raise click.ClickException(f"{path}: not UTF-8 text") from None
+        except JSONInputError as exc:
+            raise click.ClickException(str(exc)) from None
     if isinstance(data, dict) and "type" in data and data["type"] != "run_routes":
         raise click.ClickException(
             f"{path}: a {_shown(data['type'])} action, not run_routes (or a list of routes)"
