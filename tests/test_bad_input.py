@@ -376,6 +376,17 @@ def test_analyse_another_company_ranks_its_moves():
     assert any("PRR's turn" in note for note in data["notes"])
 
 
+def test_analyse_another_company_with_its_cash(tmp_path):
+    data = json.loads(json.dumps(MID))
+    data["extras"]["companies"]["NYC"]["cash"] = 0
+    path = tmp_path / "mid.json"
+    path.write_text(json.dumps(data))
+    result, _ = _run("analyse", path, "--company", "NYC", "--kinds", "train")
+    assert result.exit_code == 0, result.output
+    assert "no train moves of NYC: NYC cannot afford any train on sale (cash 0)" in result.output
+    assert "no cash given" not in result.output
+
+
 def test_analyse_another_company_without_its_trains_is_refused(tmp_path):
     data = json.loads(json.dumps(MID))
     del data["extras"]["companies"]["NYC"]
