@@ -205,10 +205,11 @@ def test_bad_items_are_listed_and_the_rest_complete(tmp_path):
     # failures are journalled: a rerun redoes nothing, unless told to retry them
     shutil.copy(EXAMPLES / "1846-early.json", d / "bad.json")
     again = CliRunner().invoke(cli, [*args, "--out", str(out), "--scheduler", "synchronous"])
-    assert again.exit_code == 3 and "(0 analysed, 5 from the journal)" in again.output
+    unread = "2 naming no readable input"  # the missing path and the empty glob
+    assert again.exit_code == 3 and f"(0 analysed, 5 from the journal, {unread})" in again.output
     retry = [*args, "--out", str(out), "--scheduler", "synchronous", "--retry-failed"]
     fixed = CliRunner().invoke(cli, retry)
-    assert fixed.exit_code == 3 and "(3 analysed, 2 from the journal)" in fixed.output
+    assert fixed.exit_code == 3 and f"(3 analysed, 2 from the journal, {unread})" in fixed.output
     row = {r["key"]: r for r in read_table(out)}[str(d / "bad.json")]
     assert row["error"] is None
     assert row["optimum"] == _expected_position(EXAMPLES / "1846-early.json")[0]

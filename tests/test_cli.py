@@ -76,6 +76,25 @@ def test_solve_json(files, method):
     data = json.loads(result.output)
     assert data["total"] == 110 and data["optimal"] is True
     assert {r["train_name"] for r in data["routes"]} == {"2", "4/6"}
+    # stops by name beside the node ids, and what the position is
+    assert (data["title"], data["company"], data["phase"]) == ("tiny", "AA", "2")
+    for route in data["routes"]:
+        stops = route["stops"]
+        assert [s["node"] for s in stops if s["counted"]] == route["counted"]
+        assert all(s["name"].startswith(s["hex"]) for s in stops)
+    home = [s for r in data["routes"] for s in r["stops"] if s["name"] == "B3.c0"]
+    assert home and all(s["location"] == "Home" for s in home)
+
+
+def test_solve_json_carries_the_position(tmp_path):
+    example = json.loads((pathlib.Path(__file__).parent.parent / "engine" / "examples"
+                          / "1846-late.json").read_text())  # fmt: skip
+    result = _run("solve", "--example", "1846-late", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["extras"] == example["extras"] and data["label"] == "1846 B&O phase IV"
+    names = {s["location"] for r in data["routes"] for s in r["stops"]}
+    assert "Chicago" in names or "Cincinnati" in names
 
 
 def test_examples(files, monkeypatch):
@@ -159,3 +178,66 @@ def test_render_png_and_legend(tmp_path):
     assert "total 670 (proven optimal)" in text
     assert "4/6: " in text and ": 250" in text and "7/8: " in text and ": 420" in text
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_replay_fits_80_columns():
+    from engine.app.report import replay
+
+    record = DATA / "records" / "1846" / "222264.json"
+    result = CliRunner().invoke(cli, ["replay", str(record)], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    header = next(line for line in lines if line.lstrip().startswith("action"))
+    assert header.split() == ["action", "OR", "company", "phase", "trains", "declared",
+                              "ours", "optimum", "gap", "time", "note"]  # fmt: skip
+    table = lines[: next(i for i, line in enumerate(lines) if line.startswith("positions"))]
+    assert all(len(line) <= 80 and "…" not in line for line in table)
+    # each run's row names its operating round ("OR 1.1" -> "1.1")
+    body = table[table.index(header) + 2:]  # under the header's rule
+    rows = {line.split()[0]: line.split()[1] for line in body if line.split()[0].isdigit()}
+    turns = replay(str(record)).turns
+    assert turns and rows == {str(t.action_id): t.round.removeprefix("OR ") for t in turns}
+
+
+EXAMPLES = DATA.parent.parent / "engine" / "examples"
+
+
+@pytest.mark.parametrize("wrap", ["list", "routes", "action"])
+def test_validate_reads_18xx_games_routes(tmp_path, wrap):
+    # 1846-late was exported from a record: extras.played_routes are the routes its players
+    # declared there (18xx.games train ids and connections), extras.played_total their sum
+    example = EXAMPLES / "1846-late.json"
+    extras = json.loads(example.read_text())["extras"]
+    played = extras["played_routes"]
+    assert played and all("connections" in r for r in played)
+    data = {"list": played, "routes": {"routes": played},
+            "action": {"type": "run_routes", "entity": "B&O", "routes": played}}[wrap]
+    routes = tmp_path / "routes.json"
+    routes.write_text(json.dumps(data))
+    result = _run("validate", example, routes)
+    assert result.exit_code == 0, result.output
+    assert f"total {extras['played_total']}" in result.output
+
+
+def test_validate_names_the_route_and_the_connection(tmp_path):
+    example = EXAMPLES / "1846-late.json"
+    played = json.loads(example.read_text())["extras"]["played_routes"]
+    routes = tmp_path / "routes.json"
+    first = played[0]["train"]
+
+    def refused(changed, *fragments):
+        routes.write_text(json.dumps(changed))
+        result = _run("validate", example, routes)
+        _assert_user_error(result, "routes.json")
+        for fragment in fragments:
+            assert fragment in result.output, (fragment, result.output)
+
+    broken = json.loads(json.dumps(played))
+    broken[0]["connections"][1] = [*broken[0]["connections"][1][:2], "Q1"]
+    refused(broken, f"route 1 (train {first})", "-".join(broken[0]["connections"][1]))
+    twice = json.loads(json.dumps(played))
+    twice[1]["connections"] = twice[0]["connections"]
+    refused(twice, "illegal routes", f"(train {first})", "both run on the track")
+    refused([{**played[0], "train": "2-0"}], "route 1 (train 2-0)", "no (further) train '2'")
+    refused([{**played[0], "connections": [["D6"], 5]}], "routes[0].connections[1]")
+    refused({"type": "lay_tile", "hex": "D6"}, "'lay_tile' action, not run_routes")

@@ -53,6 +53,7 @@ __all__ = [
     "copy_game",
     "position_after_tile",
     "solve_position",
+    "why_no_moves",
     "MOVE_KINDS",
 ]
 
@@ -129,6 +130,8 @@ class Analysis:
     seconds: float
     workers: int
     notes: list[str] = field(default_factory=list)
+    #: Move kind -> why the company has no move of that kind (kinds with moves: absent).
+    no_moves: dict[str, str] = field(default_factory=dict)
 
     def best(self, kind: str) -> RankedMove | None:
         ranked = self.moves.get(kind) or []
@@ -146,6 +149,7 @@ class Analysis:
             "seconds": self.seconds,
             "workers": self.workers,
             "notes": list(self.notes),
+            "no_moves": dict(self.no_moves),
         }
 
 
@@ -214,26 +218,50 @@ def _fork_available() -> bool:
 
 # ---------------------------------------------------------------------------------- positions
 def company_position(position: Position, company: str) -> Position:
-    """``position`` seen by ``company``: its trains and privates from ``extras["companies"]``.
+    """``position`` seen by ``company``, at the start of its own operating turn.
 
-    A position file holds the trains of its operating company; positions exported by the
-    engine also list every other company's under ``extras["companies"][SYM]``.
+    A position file holds the trains, privates and cash of its operating company; positions
+    exported by the engine also list every other company's under ``extras["companies"]``
+    (``trains``, ``owned_companies``, optionally ``cash``).  The position's own company
+    moves into ``extras["companies"]``, so its trains stay known.
+
+    Raises
+    ------
+    PositionError
+        The position does not give ``company``'s trains.
     """
     if company == position.company:
         return position
     others = position.extras.get("companies") or {}
     info = others.get(company)
     if not isinstance(info, dict) or "trains" not in info:
-        raise PositionError(
-            f"trains of {company} are unknown: the position lists the trains of "
-            f"{position.company} only (add extras.companies.{company}.trains)"
-        )
+        known = [s for s, v in others.items() if isinstance(v, dict) and "trains" in v]
+        raise PositionError(_unknown_trains(company, [position.company, *known]))
+    mover: dict = {"trains": list(position.trains),
+                   "owned_companies": list(position.owned_companies)}  # fmt: skip
+    if position.cash is not None:
+        mover["cash"] = position.cash
+    companies = {sym: v for sym, v in others.items() if sym != company}
+    companies[position.company] = mover
+    extras = {k: v for k, v in position.extras.items() if k not in ("cash", "turn")}
+    extras["companies"] = companies
+    cash = info.get("cash")
     return replace(
         position,
         company=company,
         trains=[str(t) for t in info["trains"]],
         owned_companies=[str(c) for c in info.get("owned_companies", [])],
+        cash=None if cash is None else int(cash),
+        turn=None,
+        extras=extras,
     )
+
+
+def _unknown_trains(sym: str, known: Iterable[str]) -> str:
+    """The refusal of a company whose trains the position does not give."""
+    return (f"trains of {sym} are unknown: the position gives the trains of "
+            f"{', '.join(dict.fromkeys(map(str, known)))} only "
+            f"(add extras.companies.{sym}.trains)")  # fmt: skip
 
 
 def operating_position(game: BaseGame, sym: str) -> Position:
@@ -277,6 +305,13 @@ def _companies_on_board(game: BaseGame, op: str) -> list[str]:
     for sym in info.other_trains if info is not None else ():
         seen.setdefault(sym, None)
     return list(seen)
+
+
+def _known_trains(game: BaseGame, op: str) -> list[str]:
+    """The companies whose trains a game built from a position knows (``op``'s and those
+    of ``extras.companies``)."""
+    info = getattr(game, "position_info", None)
+    return [op, *(info.other_trains if info is not None else ())]
 
 
 def _trains_known(game: BaseGame, sym: str, op: str) -> bool:
@@ -462,6 +497,51 @@ def position_after_tile(
     return replace(position, tiles=tiles, tokens=tokens)
 
 
+def _stage_of(game: BaseGame, kind: str) -> str:
+    """The stage of the turn that holds ``kind``'s moves (1846 places tokens in track)."""
+    if kind == "tile":
+        return game.TRACK_STAGE
+    if kind == "token":
+        return "token" if "token" in game.or_turn.stages else game.TRACK_STAGE
+    return game.TRAIN_STAGE
+
+
+def why_no_moves(game: BaseGame, kind: str) -> str:
+    """Why the operating company of ``game`` has no legal move of ``kind`` this turn."""
+    t = game.or_turn
+    op, stage = t.op, _stage_of(game, kind)
+    cash = f"cash {game.cash(op)}"
+    if stage not in t.stages:
+        return f"{op}'s turn has no {stage} stage"
+    if t.stages.index(stage) < t.index:
+        return f"the {stage} stage of {op}'s turn is over (now: {t.stage})"
+    if kind == "tile":
+        if t.lays:
+            done = ", ".join(h for h, _up in t.lays)
+            return f"{op} has made its tile lays this turn (on {done})"
+        colors = ", ".join(game.state.phase.get("tiles", ())) or "no"
+        options = game.lay_options(op)
+        if not options:
+            return (f"phase {game.state.phase_name} allows {colors} tiles and no hex {op} "
+                    "reaches takes one")  # fmt: skip
+        return f"none of the {len(options)} lays the track rules allow is open to {op} ({cash})"
+    if kind == "token":
+        if game.tokens_left(op) <= 0:
+            return f"all of {op}'s station tokens are placed"
+        if t.tokened:
+            return f"{op} already placed a station token this turn"
+        cities = game.token_options(op)
+        if not cities:
+            return f"no city {op} reaches has room for a token of {op}"
+        return f"{op} cannot place a token in any of the {len(cities)} cities it reaches ({cash})"
+    limit = game.train_limit(op)
+    if game.state.counted_trains(op) >= limit:
+        return f"{op} holds its train limit ({limit})"
+    if not game.state.depot and not game.state.discarded:
+        return "no train is left in the depot or the pool"
+    return f"{op} cannot afford any train on sale ({cash})"
+
+
 # ---------------------------------------------------------------------------------- analysis
 def _check_request(kinds: Iterable[str], workers: int | None) -> tuple[tuple[str, ...], int]:
     kinds = tuple(kinds)
@@ -522,10 +602,7 @@ def analyse_game(
             f"company {target!r} is not on the board (companies: {', '.join(on_board)})"
         )
     if not _trains_known(game, target, op):
-        raise PositionError(
-            f"trains of {target} are unknown: the position lists the trains of {op} only "
-            f"(add extras.companies.{target}.trains)"
-        )
+        raise PositionError(_unknown_trains(target, _known_trains(game, op)))
     notes = list(getattr(game, "position_notes", ()))
 
     # the engine's own optimum first (it also loads the kernels before the workers fork)
@@ -541,11 +618,8 @@ def analyse_game(
     solved: dict[str, dict] = {op: base}
     for sym in on_board:
         if not _trains_known(game, sym, op):
-            companies.append(CompanyRevenue(
-                sym, (), None, False, None,
-                f"trains of {sym} are unknown: the position lists the trains of {op} only "
-                f"(add extras.companies.{sym}.trains)",
-            ))  # fmt: skip
+            companies.append(CompanyRevenue(sym, (), None, False, None,
+                                            _unknown_trains(sym, _known_trains(game, op))))
             continue
         if sym == op:
             seen = operating_position(game, op)
@@ -564,6 +638,7 @@ def analyse_game(
             "revenue is its optimum with the trains it holds"
         )
         reported = solved[target]
+        no_moves = {k: f"{target} is not operating now ({op} is)" for k in kinds}
     else:
         reported = base
         moves = candidate_moves(game, kinds)
@@ -584,6 +659,7 @@ def analyse_game(
             )
         for kind in ranked:
             ranked[kind].sort(key=lambda m: (-m.gain, m.cost or 0, m.label))
+        no_moves = {k: why_no_moves(game, k) for k, v in ranked.items() if not v}
     unproven = sum(1 for v in ranked.values() for m in v if not m.optimal)
     if unproven or not reported["optimal"]:
         notes.append(
@@ -601,6 +677,7 @@ def analyse_game(
         seconds=time.perf_counter() - start,
         workers=workers,
         notes=notes,
+        no_moves=no_moves,
     )
 
 
@@ -619,15 +696,42 @@ def analyse_position(
     Parameters
     ----------
     position : Position, path, JSON text or dict
-    company, kinds, workers, time_limit, progress
-        As :func:`analyse_game`; another ``company`` needs its trains in
-        ``extras["companies"]`` and is reported, not ranked.
+    company : str, optional
+        Rank this company's moves instead, as if its operating turn began now: the position
+        must give its trains (``extras["companies"]``, :func:`company_position`; its cash
+        there too, else every legal move is listed).
+    kinds, workers, time_limit, progress
+        As :func:`analyse_game`.
 
     Returns
     -------
     Analysis
+
+    Raises
+    ------
+    PositionError
+        As :func:`analyse_game`; ``company`` is not on the board or its trains are unknown.
     """
     if not isinstance(position, Position):
         position = load_position(position)
     _check_request(kinds, workers)
-    return analyse_game(game_at_position(position), company, kinds, workers, time_limit, progress)
+    own = position.company
+    if company is not None and company != own:
+        on_board = list(dict.fromkeys(
+            [own, *(t.company for t in position.tokens), *(position.extras.get("companies") or {})]
+        ))  # fmt: skip
+        where = f"{position.source}: " if position.source else ""
+        if company not in on_board:
+            raise PositionError(f"{where}company {company!r} is not on the board "
+                                f"(companies: {', '.join(on_board)})")  # fmt: skip
+        try:
+            position = company_position(position, company)
+        except PositionError as exc:
+            raise PositionError(f"{where}{exc}") from None
+    game = game_at_position(position)
+    if position.company != own:
+        game.position_notes.insert(0, (
+            f"the position is {own}'s turn: {position.company} is analysed as if its own "
+            "operating turn began now"
+        ))  # fmt: skip
+    return analyse_game(game, None, kinds, workers, time_limit, progress)

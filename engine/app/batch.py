@@ -109,8 +109,10 @@ class BatchResult:
         Every output row, sorted (as written).
     failures : list of dict
         ``{"key", "error"}`` for every failed item, sorted by key.
-    ran, skipped : int
-        Items analysed in this run, and items taken from the journal.
+    ran, skipped, unread : int
+        Items analysed in this run, items taken from the journal, and arguments that named
+        no readable input (a missing path, a glob or folder without files, an unreadable or
+        empty JSON-lines file): each is an item with a failure row.
     seconds : float
         Wall time of the run (cluster start-up included).
     out, journal : Path
@@ -123,6 +125,12 @@ class BatchResult:
     seconds: float
     out: Path
     journal: Path
+    unread: int = 0
+
+    @property
+    def items(self) -> int:
+        """Every item of the batch, failed ones included."""
+        return self.ran + self.skipped + self.unread
 
 
 # ---------------------------------------------------------------------------------- discovery
@@ -220,6 +228,13 @@ def _row(item: Item, row: int, **values: Any) -> dict:
     return out
 
 
+def _run_row(item: Item, row: int, kind: str, title: str, company: str, phase: str,
+             trains: Sequence[str], **values: Any) -> dict:  # fmt: skip
+    """A row of one company's run: what it is, whose it is, its trains, then ``values``."""
+    return _row(item, row, kind=kind, title=title, company=company, phase=phase,
+                trains=" ".join(trains), n_trains=len(trains), **values)  # fmt: skip
+
+
 def _error_text(exc: BaseException) -> str:
     from engine.model.position import PositionError
     from engine.model.record import ReplayError
@@ -265,15 +280,14 @@ def _analyse_position(item: Item, data: dict, where: str, settings: Settings) ->
     solution = routing.solve(problem, time_limit=settings.time_limit)
     seconds = time.perf_counter() - t0
     return [
-        _row(
+        _run_row(
             item,
             0,
-            kind="position",
-            title=position.title,
-            company=position.company,
-            phase=position.phase,
-            trains=" ".join(position.trains),
-            n_trains=len(position.trains),
+            "position",
+            position.title,
+            position.company,
+            position.phase,
+            position.trains,
             optimum=int(solution.total),
             optimal=bool(solution.optimal),
             bound=None if solution.bound is None else int(solution.bound),
@@ -290,15 +304,14 @@ def _analyse_record(item: Item, data: dict, where: str, settings: Settings) -> l
     rows: list[dict] = []
 
     def turn_row(turn) -> dict:
-        return _row(
+        return _run_row(
             item,
             len(rows),
-            kind="record",
-            title=record.title,
-            company=turn.company,
-            phase=turn.phase,
-            trains=" ".join(turn.trains),
-            n_trains=len(turn.trains),
+            "record",
+            record.title,
+            turn.company,
+            turn.phase,
+            turn.trains,
             action_id=turn.action_id,
             declared=turn.reference,
             scored=turn.scored,
@@ -542,4 +555,5 @@ def run_batch(
         seconds=time.perf_counter() - t0,
         out=out,
         journal=jpath,
+        unread=sum(1 for it in items if it.error is not None),
     )

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
 import click
 
 from engine.app.cli_common import (
-    DEFAULT_TIME_LIMIT,
+    STDIN,
     example_path,
     examples_dir,
     is_record_file,
@@ -71,12 +72,57 @@ def _load_problem(position: str | dict | None, example: str | None):
     return build_problem(str(path))
 
 
+def _hex_and_location(view, net, node: int) -> tuple[str, str | None]:
+    """The hex of ``node`` and its location name (None where the map has none)."""
+    coord = net.hex_names[int(net.node_hex[node])]
+    return coord, view.location_name(coord) if coord in view.board else None
+
+
 def _stop_label(view, net, node: int) -> str:
     """``D6.c1 Chicago``: node name plus the hex's location name."""
-    coord = net.hex_names[int(net.node_hex[node])]
-    name = view.location_name(coord) if coord in view.board else None
+    name = _hex_and_location(view, net, node)[1]
     node_name = net.node_names[node]
     return f"{node_name} {name}" if name else node_name
+
+
+def _route_stops(view, net, route) -> list[dict]:
+    """The stops of ``route`` in order: node id and name (``D6.c1``), hex, the hex's
+    location name where the title's map has one, printed value and whether it counted."""
+    counted = set(route.counted)
+    stops = []
+    for n in route.nodes:
+        if net.node_kind[n] == 0:
+            continue  # a path node, not a stop
+        coord, location = _hex_and_location(view, net, n)
+        stops.append({
+            "node": int(n),
+            "name": net.node_names[n],
+            "hex": coord,
+            "location": location,
+            "value": int(net.node_value[n]),
+            "counted": n in counted,
+        })  # fmt: skip
+    return stops
+
+
+def _solution_json(problem, view, solution) -> dict:
+    """:meth:`routing.Solution.to_dict` (its keys unchanged) with what a reader needs
+    without the network: each route's ``stops`` by name, the title, company, phase, label,
+    the position's ``extras`` and the figures reported beside the revenue."""
+    out = solution.to_dict()
+    for route, data in zip(solution.routes, out["routes"], strict=True):
+        data["stops"] = _route_stops(view, problem.network, route)
+    position = view.position
+    spec = getattr(view, "spec", None)
+    out.update({
+        "title": view.title.id,
+        "company": position.company,
+        "phase": position.phase,
+        "label": problem.label,
+        "extras": position.extras,
+        "reported": dict(spec.extras) if spec is not None else {},
+    })  # fmt: skip
+    return out
 
 
 def _print_solution(problem, view, solution) -> None:
@@ -93,12 +139,9 @@ def _print_solution(problem, view, solution) -> None:
     table.add_column("revenue", justify="right")
     for r in solution.routes:
         stops = []
-        counted = set(r.counted)
-        for n in r.nodes:
-            if net.node_kind[n] == 0:
-                continue
-            label = _stop_label(view, net, n)
-            stops.append(f"{label} ({int(net.node_value[n])})" if n in counted else f"[{label}]")
+        for stop in _route_stops(view, net, r):
+            label = _stop_label(view, net, stop["node"])
+            stops.append(f"{label} ({stop['value']})" if stop["counted"] else f"[{label}]")
         bonuses = ", ".join(f"{k} {v:+d}" for k, v in r.bonuses.items()) or "-"
         table.add_row(plain(r.train_name), plain(" - ".join(stops)), str(r.stop_revenue),
                       plain(bonuses), str(r.revenue))  # fmt: skip
@@ -158,7 +201,7 @@ def solve(position, example, action, company, as_json, time_limit, method) -> No
     note_compiling()
     solution = routing.solve(problem, time_limit=time_limit, method=method)
     if as_json:
-        click.echo(solution.to_json(indent=2))
+        click.echo(json.dumps(_solution_json(problem, view, solution), indent=2))
     else:
         _print_solution(problem, view, solution)
     if solution.stats.get("interrupted"):
@@ -213,28 +256,72 @@ def _resolve_stop(view, problem, item, where: str) -> int:
     raise click.ClickException(f"{where}: no stop or node called {item!r}")
 
 
-def _read_routes(path: str, view, problem) -> list[tuple[int, list[int]]]:
+def _routes_list(path: str) -> list:
+    """The routes a ROUTES file (``-``: standard input) holds: a list, ``{"routes": [...]}``,
+    or a whole 18xx.games ``run_routes`` action."""
     from engine.model.jsonio import JSONInputError, parse_json
 
-    try:
-        data = parse_json(Path(path).read_text(encoding="utf-8"), path)
-    except FileNotFoundError:
-        raise click.ClickException(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise click.ClickException(f"{path}: is a directory, not a routes file") from None
-    except JSONInputError as exc:
-        raise click.ClickException(str(exc)) from None
+    if path == STDIN:
+        data = read_input(path)  # parsed: its errors name standard input
+        path = "standard input"
+    else:
+        try:
+            data = parse_json(Path(path).read_text(encoding="utf-8"), path)
+        except FileNotFoundError:
+            raise click.ClickException(f"{path}: no such file") from None
+        except IsADirectoryError:
+            raise click.ClickException(f"{path}: is a directory, not a routes file") from None
+        except UnicodeDecodeError:
+            raise click.ClickException(f"{path}: not UTF-8 text") from None
+        except JSONInputError as exc:
+            raise click.ClickException(str(exc)) from None
+    if isinstance(data, dict) and "type" in data and data["type"] != "run_routes":
+        raise click.ClickException(
+            f"{path}: a {_shown(data['type'])} action, not run_routes (or a list of routes)"
+        )
     if isinstance(data, dict) and "routes" in data:
         data = data["routes"]
     if not isinstance(data, list):
         raise click.ClickException(f"{path}: expected a list of routes")
+    return data
+
+
+def _shown(value: object, most: int = 40) -> str:
+    """``repr(value)`` for a message, cut short: a generated file may hold anything."""
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def _is_connections_route(item) -> bool:
+    return isinstance(item, dict) and "connections" in item
+
+
+#: Ways to read a routes file: (which train each id is, or None; the route sets to try).
+_Ways = list[tuple[str | None, list[list[tuple]]]]
+
+
+def _read_routes(path: str, view, problem) -> tuple[_Ways, list[str] | None]:
+    """The route sets to try on :func:`routing.validate`, and what to call the k-th route
+    of a set in messages (None: the file's order, as :func:`routing.validate` numbers them).
+
+    Today's format (``train``, ``stops``) gives one set; 18xx.games routes (``train`` id,
+    ``connections``) give, for every way their ids can be the position's trains, every
+    reading of their connections onto the network (:func:`engine.model.routes.route_readings`),
+    in the order the record replay scores them.
+    """
+    data = _routes_list(path)
+    path = "standard input" if path == STDIN else path
+    if data and all(_is_connections_route(item) for item in data):
+        return _connection_readings(path, data, view, problem)
     names = [t.name for t in problem.trains]
     used: set[int] = set()
     out = []
     for i, item in enumerate(data):
         where = f"{path}: routes[{i}]"
         if not isinstance(item, dict) or "stops" not in item or "train" not in item:
-            raise click.ClickException(f"{where} needs 'train' and 'stops'")
+            raise click.ClickException(
+                f"{where} needs 'train' and 'stops' (or every route 'train' and 'connections')"
+            )
         train = item["train"]
         if isinstance(train, int) and not isinstance(train, bool):
             index = train
@@ -244,7 +331,7 @@ def _read_routes(path: str, view, problem) -> list[tuple[int, list[int]]]:
             free = [k for k, n in enumerate(names) if n == str(train) and k not in used]
             if not free:
                 raise click.ClickException(
-                    f"{where}: the company has no (further) train {train!r}; trains: {names}"
+                    f"{where}: the company has no (further) train {_shown(train)}; trains: {names}"
                 )
             index = free[0]
         used.add(index)
@@ -255,23 +342,103 @@ def _read_routes(path: str, view, problem) -> list[tuple[int, list[int]]]:
             for k, s in enumerate(item["stops"])
         ]
         out.append((index, stops))
-    return out
+    return [(None, [out])], None
+
+
+def _check_connections_route(item: dict, where: str) -> None:
+    """An 18xx.games route has the shape the reader walks, or a message names the part."""
+
+    def names(value) -> bool:
+        return isinstance(value, list) and all(isinstance(h, str) and h for h in value)
+
+    train = item.get("train")
+    if not isinstance(train, str) or not train:
+        raise click.ClickException(f"{where}.train must be a train id such as '4-0'")
+    conns = item["connections"]
+    if not isinstance(conns, list):
+        raise click.ClickException(f"{where}.connections must be a list of hex lists")
+    for k, hexes in enumerate(conns):
+        if not names(hexes) or not hexes:
+            raise click.ClickException(
+                f"{where}.connections[{k}] must be a non-empty list of hex ids, got "
+                f"{_shown(hexes)}"
+            )
+    if item.get("nodes") is not None and not names(item["nodes"]):
+        raise click.ClickException(f"{where}.nodes must be a list of node ids such as 'D6-0'")
+
+
+def _connection_readings(path: str, data: list, view, problem) -> tuple[_Ways, list[str]]:
+    from engine.model.record import ReplayError
+    from engine.model.routes import declaration_order, position_routes, route_readings
+
+    for i, item in enumerate(data):
+        _check_connections_route(item, f"{path}: routes[{i}]")
+    try:
+        ways = position_routes(view, problem, data)
+    except ReplayError as exc:
+        raise click.ClickException(f"{path}: {one_line(exc)}") from None
+    if not ways[0]:
+        raise click.ClickException(f"{path}: no route has a connection")
+    # the ways differ only in which train an id is: the same routes, in the same order
+    in_file = [i for i, item in enumerate(data) if item["connections"]]
+    order = declaration_order(ways[0])
+    labels = [f"route {in_file[j] + 1} (train {ways[0][j].train_id})" for j in order]
+    names = [t.name for t in problem.trains]
+    out = [(", ".join(f"{r.train_id} as the {names[r.train_index]}" for r in read),
+            list(route_readings(read, order))) for read in ways]  # fmt: skip
+    return out, labels
+
+
+def _route_names(message: str, labels: list[str] | None) -> str:
+    """``message`` of :func:`routing.validate` with its ``route N`` named by ``labels``."""
+    if labels is None:
+        return message
+
+    def name(m: re.Match) -> str:
+        k = int(m.group(1))
+        return labels[k - 1] if 0 < k <= len(labels) else m.group(0)
+
+    return re.sub(r"\broute (\d+)\b(?: \(train [^)]*\))?", name, message)
 
 
 @cli.command()
 @click.argument("position")
 @click.argument("routes")
-def validate(position, routes) -> None:
-    """Score the routes declared in ROUTES for POSITION, or say which rule they break."""
+@time_limit_options(what="the optimum's solve (for comparison)")
+def validate(position, routes, time_limit) -> None:
+    """Score the routes declared in ROUTES for POSITION, or say which rule they break.
+
+    ROUTES is a list of routes ``{"train": "4/6", "stops": ["D6.c1", "E7", ...]}``, or of
+    18xx.games routes ``{"train": "5-1", "connections": [["D6", "E7"], ...]}``, or a whole
+    18xx.games ``run_routes`` action."""
     import routing
 
+    if position == STDIN and routes == STDIN:
+        raise click.UsageError("POSITION and ROUTES cannot both be standard input ('-')")
     problem, view = _load_problem(read_input(position), None)
-    declared = _read_routes(routes, view, problem)
-    try:
-        scored = routing.validate(problem, declared, blocked_by=view.blocked_by(), compare=True,
-                                  time_limit=DEFAULT_TIME_LIMIT)  # fmt: skip
-    except routing.RouteError as exc:
-        raise click.ClickException(f"illegal routes: {one_line(exc)}") from None
+    first = None
+    ways, labels = _read_routes(routes, view, problem)
+    legal = []  # (which trains, total, routes) of the first legal reading of each way
+    for trains, readings in ways:
+        for declared in readings:
+            try:
+                total = routing.validate(problem, declared, blocked_by=view.blocked_by()).total
+            except routing.RouteError as exc:
+                first = first or exc
+                continue
+            legal.append((trains, total, declared))
+            break
+    if not legal:
+        why = _route_names(one_line(first), labels)
+        shown = "standard input" if routes == STDIN else routes
+        raise click.ClickException(f"{shown}: illegal routes: {why}")
+    trains, total, declared = legal[0]
+    scored = routing.validate(problem, declared, blocked_by=view.blocked_by(), compare=True,
+                              time_limit=time_limit)  # fmt: skip
+    others = [f"{t}: {n}" for t, n, _ in legal[1:] if n != total]
+    if others:
+        ambiguous = (f"the routes do not say which train an id is: scored with {trains}; "
+                     f"also legal: {'; '.join(others)}")  # fmt: skip
     from rich.console import Console
     from rich.table import Table
 
@@ -293,6 +460,8 @@ def validate(position, routes) -> None:
     console.print(f"total [bold]{scored.total}[/bold]{beside}")
     for note in getattr(scored, "notes", []) or []:
         console.print(f"note: {note}", markup=False)
+    if others:
+        console.print(f"note: {ambiguous}", markup=False)
 
 
 @cli.command()
@@ -369,6 +538,7 @@ def _turn_row(turn, footnote: str) -> list[str]:
     gap = turn.gap
     return [
         str(turn.action_id),
+        plain(turn.round.removeprefix("OR ")),
         plain(turn.company),
         plain(turn.phase),
         plain(" ".join(turn.trains)),
@@ -376,7 +546,7 @@ def _turn_row(turn, footnote: str) -> list[str]:
         num(turn.scored),
         num(turn.optimum),
         "-" if gap is None else (f"[bold]{gap:+d}[/bold]" if gap > 0 else f"{gap:+d}"),
-        f"{turn.seconds:.2f}",
+        f"{turn.seconds:.1f}s",
         footnote,
     ]
 
@@ -403,6 +573,7 @@ def _turn_row(turn, footnote: str) -> list[str]:
 def replay(record, report_path, export_dir, every_action, time_limit, lenient) -> None:
     """Replay a game record (18xx.games export or play --save file) through the rules
     engine and score every operating run: declared, ours, optimum."""
+    from rich import box
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
@@ -427,9 +598,14 @@ def replay(record, report_path, export_dir, every_action, time_limit, lenient) -
             strict=not lenient,
             progress=lambda done, total: progress.update(task, completed=done, total=total),
         )
-    table = Table(title=plain(f"{report.record} ({report.title}): operating runs"))
+    # two spaces between columns and no edges: the whole table, headers in full, fits in
+    # 80 columns; a long train list wraps
+    table = Table(title=plain(f"{report.record} ({report.title}): operating runs"),
+                  box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False,
+                  show_edge=False)  # fmt: skip
     for col, just in (
         ("action", "right"),
+        ("OR", "left"),
         ("company", "left"),
         ("phase", "left"),
         ("trains", "left"),
@@ -437,10 +613,10 @@ def replay(record, report_path, export_dir, every_action, time_limit, lenient) -
         ("ours", "right"),
         ("optimum", "right"),
         ("gap", "right"),
-        ("seconds", "right"),
+        ("time", "right"),
         ("note", "left"),
     ):
-        table.add_column(col, justify=just)
+        table.add_column(col, justify=just, max_width=6 if col == "trains" else None)
     footnotes = []
     for turn in report.turns:
         note = _turn_note(turn)

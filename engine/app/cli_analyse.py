@@ -14,7 +14,11 @@ __all__ = ["analyse"]
 @click.command()
 @click.argument("position", required=False)
 @click.option("--example", metavar="NAME", help="Analyse a bundled example position.")
-@click.option("--company", metavar="SYM", help="Company to analyse (default: the position's).")
+@click.option(
+    "--company", metavar="SYM",
+    help="Company to analyse (default: the position's; another company of a position file "
+    "as if its turn began now).",
+)  # fmt: skip
 @click.option(
     "--action", "action", type=int, default=None, metavar="N",
     help="With a record: the position just before action N (default: after the last).",
@@ -115,13 +119,18 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
     console.print(companies)
     for kind in wanted:
         moves = result.moves.get(kind, [])
+        if not moves:
+            why = result.no_moves.get(kind, "none is legal")
+            console.print(f"no {kind} moves of {result.company}: {why}", markup=False)
+            continue
         table = Table(title=plain(f"{kind} moves of {result.company}: {len(moves)} legal, "
                                   "best first"))  # fmt: skip
         for col in ("move", "cost", "revenue", "gain"):
             table.add_column(col, justify="left" if col == "move" else "right")
         for m in moves[:top]:
-            table.add_row(plain(m.label), str(m.cost), str(m.revenue) + ("" if m.optimal else " *"),
-                          f"{m.gain:+d}")  # fmt: skip
+            cost = "agreed" if m.cost is None else str(m.cost)
+            revenue = str(m.revenue) + ("" if m.optimal else " *")
+            table.add_row(plain(m.label), cost, revenue, f"{m.gain:+d}")
         console.print(table)
     for note in result.notes:
         console.print(f"note: {note}", markup=False)

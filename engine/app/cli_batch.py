@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import click
 
-from engine.app.cli_common import time_limit_options
+from engine.app.cli_common import time_limit_options, workers_option_value
 
 __all__ = ["batch", "EXIT_ITEMS_FAILED"]
 
@@ -41,7 +41,7 @@ EXIT_ITEMS_FAILED = 3
     "--workers",
     type=click.IntRange(min=1),
     default=None,
-    help="Worker processes of the local cluster (default: one per core).",
+    help="Worker processes of the local cluster (default and most: one per core).",
 )
 @time_limit_options(default=None)
 @click.option("--lenient", is_flag=True, help="Records: apply actions the rules forbid.")
@@ -61,6 +61,8 @@ def batch(inputs, out, scheduler, workers, time_limit, lenient, retry_failed) ->
 
     if workers is not None and scheduler is not None:
         raise click.UsageError("--workers sets up a local cluster; it cannot go with --scheduler")
+    if workers is not None:
+        workers = workers_option_value(workers)
     err = Console(stderr=True, soft_wrap=True)
     progress = Progress(
         TextColumn("batch"),
@@ -92,10 +94,12 @@ def batch(inputs, out, scheduler, workers, time_limit, lenient, retry_failed) ->
             err=True,
         )
         click.get_current_context().exit(130)
-    items = result.ran + result.skipped
+    parts = [f"{result.ran} analysed", f"{result.skipped} from the journal"]
+    if result.unread:
+        parts.append(f"{result.unread} naming no readable input")
     click.echo(
-        f"wrote {result.out}: {len(result.rows)} rows from {items} items "
-        f"({result.ran} analysed, {result.skipped} from the journal) in {result.seconds:.1f} s"
+        f"wrote {result.out}: {len(result.rows)} rows from {result.items} items "
+        f"({', '.join(parts)}), {len(result.failures)} failed, in {result.seconds:.1f} s"
     )
     if result.failures:
         click.echo(f"{len(result.failures)} failed:", err=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from engine.app.cli_common import read_input
 from engine.app.files import write_text_atomic
 
 __all__ = ["play"]
@@ -36,7 +37,8 @@ def _print_rounds(game, echo) -> None:
 @click.option("--max-actions", type=click.IntRange(min=1), default=20_000, show_default=True)
 @click.option("--check/--no-check", default=True, help="Check invariants after every action.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Write the save.")
-@click.option("--load", "load_path", type=click.Path(dir_okay=False), help="Replay a save.")
+@click.option("--load", "load_path", metavar="SAVE",
+              help="Replay a save ('-': standard input).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def play(title, players, seed, bots, max_actions, check, save_path, load_path, as_json):
     """Play TITLE from setup to final scores (``--bots``), or replay a save (``--load``;
@@ -47,7 +49,7 @@ def play(title, players, seed, bots, max_actions, check, save_path, load_path, a
     from engine.games.bots import play_on, play_random
 
     if load_path:
-        game = load_game(load_path)
+        game = load_game(read_input(load_path))
         if title:
             try:
                 asked = resolve_title(title)[0]

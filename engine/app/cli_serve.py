@@ -9,6 +9,8 @@ import time
 
 import click
 
+from engine.app.cli_common import workers_option_value
+
 __all__ = ["serve", "is_loopback"]
 
 
@@ -29,7 +31,8 @@ def is_loopback(host: str) -> bool:
               help="Port (0: any free port; the URL printed names it).")  # fmt: skip
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
 @click.option("--workers", type=click.IntRange(0, 64), default=None,
-              help="Solver processes (default: up to 2; 0: threads of the server).")  # fmt: skip
+              help="Solver processes (default: up to 2, most: the cores; 0: threads of the "
+                   "server).")  # fmt: skip
 def serve(host: str, port: int, open_browser: bool, workers: int | None) -> None:
     """Serve the web app: open records and positions, step through a game, solve, compare
     declared with optimal routes, rank what-if moves.  Ctrl-C stops it."""
@@ -47,7 +50,7 @@ def serve(host: str, port: int, open_browser: bool, workers: int | None) -> None
     t0 = time.perf_counter()
     click.echo("warming the solver ...", err=True)
     warm()
-    pool = Workers(workers)
+    pool = Workers(workers_option_value(workers) if workers else workers)
     pool.start()
     app = create_app(pool)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")

@@ -6,7 +6,15 @@ import os
 import secrets
 from pathlib import Path
 
-__all__ = ["write_text_atomic"]
+__all__ = ["write_text_atomic", "WriteError"]
+
+
+class WriteError(OSError):
+    """An output file could not be written; the message names that file (never the hidden
+    temporary one) and the system's reason, such as a full disk."""
+
+    def __str__(self) -> str:
+        return str(self.strerror)
 
 
 def write_text_atomic(path: str | Path, text: str | bytes) -> Path:
@@ -18,6 +26,9 @@ def write_text_atomic(path: str | Path, text: str | bytes) -> Path:
     ------
     ValueError
         ``path`` is a folder, or its folder does not exist (naming it).
+    WriteError
+        The system refused the write (full disk, no permission): ``path`` is as it was, the
+        temporary file is gone.
     """
     path = Path(path)
     if path.is_dir():
@@ -33,6 +44,10 @@ def write_text_atomic(path: str | Path, text: str | bytes) -> Path:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        reason = exc.strerror or type(exc).__name__
+        raise WriteError(exc.errno, f"{path}: cannot write: {reason}") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -348,8 +348,8 @@ class OperatingMixin:
         already does not run again after it changes owner), the treasury, the route options
         of the game, and, when ``op`` is in its operating turn, what it did in the turn so
         far (``turn``: stage, tiles laid, tokens placed, trains bought).  ``extras`` gets
-        ``companies``: every other company with trains or tokens, so analyses can solve
-        them too (docs/POSITIONS.md).
+        ``companies``: every other company with trains or tokens (trains, privates, cash),
+        so analyses can solve them too (docs/POSITIONS.md).
         """
         state = self.state
         others = {}
@@ -359,7 +359,8 @@ class OperatingMixin:
                 continue
             trains = [c.name for c in self.runnable_trains(other)]
             if trains or other in on_board:
-                others[other] = {"trains": trains, "owned_companies": state.owned_companies(other)}
+                others[other] = {"trains": trains, "owned_companies": state.owned_companies(other),
+                                 "cash": self.cash(other)}  # fmt: skip
         turn = None
         t = self.or_turn
         if t is not None and t.op == op and self.round.kind == "operating":

@@ -601,8 +601,8 @@ def _check_owned_once(position: Position, src: str) -> None:
 
 def _check_extras(extras: dict, where) -> None:
     """The ``extras`` the engine reads have their shape: ``companies`` maps company symbols
-    to objects with ``trains`` and ``owned_companies`` lists of names; ``cash`` is a whole
-    number >= 0."""
+    to objects with ``trains`` and ``owned_companies`` lists of names (and an optional
+    ``cash``); ``cash`` is a whole number >= 0."""
     companies = extras.get("companies")
     if companies is not None:
         if not isinstance(companies, dict):
@@ -615,6 +615,8 @@ def _check_extras(extras: dict, where) -> None:
             for key in ("trains", "owned_companies"):
                 for i, name in enumerate(_list(info.get(key, []), f"{at}.{key}")):
                     _str(name, f"{at}.{key}[{i}]")
+            if info.get("cash") is not None and _int(info["cash"], f"{at}.cash") < 0:
+                raise PositionError(f"{at}.cash must not be negative, got {info['cash']}")
     if "cash" in extras:
         cash = _int(extras["cash"], where("extras.cash"))
         if cash < 0:

@@ -9,6 +9,8 @@ keep ``nodes`` (``"D6-2"``: hex and part index of each stop) and per-route ``rev
 
 :func:`declared_routes` walks the engine's network along each chain's hexes to find the
 stops and the junctions between them; the results go to :func:`routing.validate`.
+:func:`position_routes` does the same for a position file, which names its trains but not
+their 18xx.games ids.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 import routing
+from engine.model.fast_board import part_kinds
 from engine.model.network_build import build_network
 from engine.model.position import Position
 from engine.model.record import ReplayError
@@ -27,6 +30,7 @@ __all__ = [
     "DeclaredRoute",
     "fast_problem",
     "declared_routes",
+    "position_routes",
     "declaration_order",
     "route_readings",
 ]
@@ -134,8 +138,10 @@ def _chain_options(walker: _Walker, node_of, hexes: list, allowed) -> list:
     """Chains for one connection; ``"HEX a.b"`` names a path between two nodes of a tile."""
     if len(hexes) == 1 and " " in str(hexes[0]):
         hex_, pair = str(hexes[0]).split(" ", 1)
-        a, b = (int(x) for x in pair.split("."))
-        return walker.direct(node_of(hex_, a), node_of(hex_, b))
+        a, dot, b = pair.partition(".")
+        if not (dot and a.isdigit() and b.isdigit()):
+            raise ReplayError(f"{hexes[0]!r} is not a path inside a tile ('HEX a.b')")
+        return walker.direct(node_of(hex_, int(a)), node_of(hex_, int(b)))
     return walker.chains([str(h).split(" ")[0] for h in hexes], allowed)
 
 
@@ -154,8 +160,13 @@ def declared_routes(
     index_of = {t.id: i for i, t in enumerate(trains)}
 
     def node_of(hex_: str, part: int) -> int:
+        if hex_ not in view.board:
+            raise ReplayError(f"hex {hex_!r} is not on the map")
         kind, index = state.resolve_node(hex_, part)
-        return view.base.index[(hex_, kind, index)]
+        node = view.base.index.get((hex_, kind, index))
+        if node is None:
+            raise ReplayError(f"hex {hex_}: {kind} {index} is not on the company's network")
+        return node
 
     out = []
     for r_i, route in enumerate(action.get("routes") or []):
@@ -178,7 +189,11 @@ def declared_routes(
                     continue
         options = []
         for hexes in conns:
-            opts = _chain_options(walker, node_of, list(hexes), allowed)
+            try:
+                opts = _chain_options(walker, node_of, list(hexes), allowed)
+            except ReplayError as exc:
+                joined = "-".join(map(str, hexes))
+                raise ReplayError(f"{where}: connection {joined}: {exc}") from None
             if not opts:
                 raise ReplayError(
                     f"{where}: no track on the board joins stops along {'-'.join(map(str, hexes))}"
@@ -194,6 +209,114 @@ def declared_routes(
             DeclaredRoute(train_id, index_of[train_id], readings, route.get("revenue"), stops)
         )
     return out
+
+
+@dataclass(frozen=True)
+class _PositionTrain:
+    id: str
+
+
+class _PositionState:
+    """What :func:`declared_routes` reads of a game's state, for a position: the company's
+    trains (in the problem's order) under the 18xx.games ids the routes give them, and the
+    parts of the tiles on the position's board."""
+
+    def __init__(self, board, train_ids: list[str]) -> None:
+        self._board = board
+        self._trains = [_PositionTrain(i) for i in train_ids]
+
+    def trains_of(self, sym: str) -> list[_PositionTrain]:
+        return list(self._trains)
+
+    def resolve_node(self, hex_: str, part: int) -> tuple[str, int]:
+        tile = self._board.tile(hex_)
+        kinds = part_kinds(tile.code)
+        if not 0 <= part < len(kinds) or kinds[part] is None:
+            raise ReplayError(f"hex {hex_}: tile {tile.name} has no node part {part}")
+        return kinds[part]
+
+
+def _train_family(data, name: str) -> set[str]:
+    """``name`` and the names it shares a physical train with (1846: a ``5`` is sold as a
+    ``5`` or a ``4/6``), as the title's ``TRAINS`` list them."""
+    for train in getattr(data, "TRAINS", []):
+        names = {str(train["name"]), *(str(v["name"]) for v in train.get("variants", []))}
+        if name in names:
+            return names
+    return {name}
+
+
+#: Give up on train assignments beyond this many (a position's trains are few).
+_MAX_ASSIGNMENTS = 24
+
+
+def position_routes(view: RouteView, problem: routing.Problem,
+                    routes: list[dict]) -> list[list[DeclaredRoute]]:  # fmt: skip
+    """Read 18xx.games routes (``train`` id such as ``"5-1"``, ``connections``, optionally
+    ``nodes``) onto the network of a position's problem, once for every way their train
+    ids can be the position's trains.
+
+    A position names its trains (``4/6``), not their ids: the train of id ``5-1`` is one of
+    the problem's trains named ``5`` or a variant of it (``4/6``), one train per id.  When
+    several fit (a ``4`` and a ``3/5`` are both ``4-N``), every assignment is read, those
+    with exact names first.
+
+    Raises
+    ------
+    ReplayError
+        Naming the route (``route 2 (train 5-1)``): no such train left, or a connection no
+        track on the board joins.
+    """
+    names = [t.name for t in problem.trains]
+    first_route: dict[str, int] = {}
+    for r_i, route in enumerate(routes):
+        first_route.setdefault(str(route.get("train")), r_i)
+    fits = {}
+    for train_id in first_route:
+        name = train_id.rpartition("-")[0] or train_id
+        family = _train_family(view.data, name)
+        fits[train_id] = sorted((k for k, n in enumerate(names) if n in family),
+                                key=lambda k: names[k] != name)  # fmt: skip
+    assignments = _assignments(list(first_route), fits)
+    if not assignments:
+        taken: set[int] = set()
+        for train_id, r_i in first_route.items():
+            free = [k for k in fits[train_id] if k not in taken]
+            if not free:
+                name = train_id.rpartition("-")[0] or train_id
+                raise ReplayError(
+                    f"route {r_i + 1} (train {train_id}): {view.company} has no (further) "
+                    f"train {name!r} or a variant of it; trains: {', '.join(names) or 'none'}"
+                )
+            taken.add(free[0])
+    out = []
+    for chosen in assignments:
+        ids = [f"~unused-{k}" for k in range(len(names))]
+        for train_id, k in chosen.items():
+            ids[k] = train_id
+        state = _PositionState(view.board, ids)
+        out.append(declared_routes(state, view.company, view, problem, {"routes": routes}))
+    return out
+
+
+def _assignments(ids: list[str], fits: dict[str, list[int]]) -> list[dict[str, int]]:
+    """Every way to give each id its own train among ``fits[id]``, in preference order."""
+    found: list[dict[str, int]] = []
+
+    def extend(i: int, chosen: dict[str, int]) -> None:
+        if len(found) >= _MAX_ASSIGNMENTS:
+            return
+        if i == len(ids):
+            found.append(dict(chosen))
+            return
+        for k in fits[ids[i]]:
+            if k not in chosen.values():
+                chosen[ids[i]] = k
+                extend(i + 1, chosen)
+                del chosen[ids[i]]
+
+    extend(0, {})
+    return found
 
 
 def _orient(options: list[list[tuple]]) -> list[tuple[list[int], list[int]]]:
