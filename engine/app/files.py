@@ -46,7 +46,7 @@ def write_text_atomic(path: str | Path, text: str | bytes) -> Path:
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        reason = exc.strerror or type(exc).__name__
+        reason = exc.strerror or str(exc) or type(exc).__name__
         raise WriteError(exc.errno, f"{path}: cannot write: {reason}") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
