@@ -24,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,43 @@ def test_against_baseline(position_files):
     print("\n" + "\n".join(lines))
     results = ROOT / "benchmarks" / "results" / "pipeline.json"
     write_text_atomic(results, json.dumps({"load": os.getloadavg()[0], **table}, indent=1))
+
+
+# ------------------------------------------------------------------- against routes-18xx
+def test_end_to_end_against_routes18xx(benchmark):
+    """Per 1846 position: ours from the file to a proven answer (best of 3) against
+    routes-18xx 0.9.2 given the same position (its process pool included, as its users
+    see it); the issue-18 figure is the median of the per-position ratios."""
+    from benchmarks import routes18xx_adapter as r18
+    from benchmarks.common import cases_1846, position_of
+
+    benchmark.group = "pipeline: 1846 positions, end to end, against routes-18xx"
+    ratios, ours_ms = [], []
+    cases = cases_1846()
+    for entry in cases:
+        position = position_of(entry.file)
+        try:
+            r18.translate(position)
+        except r18.NotApplicableError:
+            continue  # positions it cannot express (benchmarks/DISCREPANCIES.md)
+        path = str(POSITIONS / entry.file)
+        routing.solve(build_problem(path)[0])  # warm
+        best = min(time_files([path], warm=0)["seconds"][0] for _ in range(3))
+        t0 = time.perf_counter()
+        r18.solve(position)
+        theirs = time.perf_counter() - t0
+        ratios.append(theirs / best)
+        ours_ms.append(best * 1e3)
+    assert ratios
+
+    def one_position() -> None:
+        routing.solve(build_problem(str(POSITIONS / cases[0].file))[0])
+
+    benchmark.pedantic(one_position, rounds=1)
+    if benchmark.stats is not None:
+        extra(benchmark, suite="pipeline", tool="eighteen-vs-routes18xx", positions=len(ratios),
+              ratio_median=statistics.median(ratios), ratio_min=min(ratios),
+              ours_median_ms=statistics.median(ours_ms))  # fmt: skip
+    print(f"\n{len(ratios)} 1846 positions: routes-18xx / ours end to end, median "
+          f"x{statistics.median(ratios):.0f} (min x{min(ratios):.0f}); ours median "
+          f"{statistics.median(ours_ms):.2f} ms")
