@@ -543,11 +543,11 @@ def _cross_check(problem) -> None:
     ours = solve_cpsat(problem, time_limit=30)
     theirs = naive_solve(problem)
     if not ours.optimal or ours.total != theirs.total:
-        from tests.problem_io import problem_to_json
+        from routing.instance import problem_to_instance
 
         raise AssertionError(
             f"cpsat {ours.total} (optimal={ours.optimal}) != oracle {theirs.total}: "
-            + json.dumps(problem_to_json(problem))
+            + json.dumps(problem_to_instance(problem))
         )
     assert ours.bound == ours.total
     declared = [(r.train, r.nodes, r.segments) for r in ours.routes]
