@@ -575,3 +575,19 @@ else:  # pragma: no cover - the oracle and strategies are written separately
 
     def test_cpsat_matches_oracle():
         pytest.skip("tests/naive.py or tests/strategies.py is not available")
+
+
+def test_hex_once_holds_inside_a_single_link():
+    # Found by the benchmark library (a 1862 bot game): between two cities the track runs
+    # through hex F26 by one piece of a crossing, out through G25 and F24, and back into F26
+    # by the other piece -- one link of pass-through junctions.  The model skipped a hex's
+    # run constraint when it had a single term, so that link (F26 counted twice) passed and
+    # the solve ended in score_routes' "re-enters hex 'F26'" error.
+    from pathlib import Path
+
+    from routing.instance import read_instance
+
+    problem = read_instance(Path(__file__).parent / "data" / "hex_once_crossing_1862.json")
+    got = solve_cpsat(problem, num_workers=1)
+    assert got.optimal and got.total == 290
+    assert solve(problem).total == 290
