@@ -196,18 +196,6 @@ def _get(d: dict, key: str, where: str, default: Any = ...) -> Any:
     return d[key]
 
 
-def _object(x: Any, where: str) -> dict:
-    if not isinstance(x, dict):
-        raise DocumentError(f"{where}: expected an object, got {_what(x)}")
-    return x
-
-
-def _list(x: Any, where: str) -> list:
-    if not isinstance(x, list):
-        raise DocumentError(f"{where}: expected a list, got {_what(x)}")
-    return x
-
-
 def _what(x: Any) -> str:
     text = json.dumps(x) if isinstance(x, (int, float, str, bool)) or x is None else ""
     kind = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
@@ -216,23 +204,32 @@ def _what(x: Any) -> str:
     return f"{kind} {text}".strip() if text and len(text) <= 40 else kind
 
 
-def _int(x: Any, where: str, low: int | None = None) -> int:
-    if not _is_int(x):
-        raise DocumentError(f"{where}: expected an integer, got {_what(x)}")
-    if low is not None and x < low:
-        raise DocumentError(f"{where}: {x} is below {low}")
+def _expect(x: Any, where: str, ok: bool, expected: str) -> Any:
+    if not ok:
+        raise DocumentError(f"{where}: expected {expected}, got {_what(x)}")
     return x
+
+
+def _object(x: Any, where: str) -> dict:
+    return _expect(x, where, isinstance(x, dict), "an object")
+
+
+def _list(x: Any, where: str) -> list:
+    return _expect(x, where, isinstance(x, list), "a list")
 
 
 def _bool(x: Any, where: str) -> bool:
-    if not isinstance(x, bool):
-        raise DocumentError(f"{where}: expected true or false, got {_what(x)}")
-    return x
+    return _expect(x, where, isinstance(x, bool), "true or false")
 
 
 def _str(x: Any, where: str) -> str:
-    if not isinstance(x, str):
-        raise DocumentError(f"{where}: expected a string, got {_what(x)}")
+    return _expect(x, where, isinstance(x, str), "a string")
+
+
+def _int(x: Any, where: str, low: int | None = None) -> int:
+    _expect(x, where, _is_int(x), "an integer")
+    if low is not None and x < low:
+        raise DocumentError(f"{where}: {x} is below {low}")
     return x
 
 
@@ -484,7 +481,8 @@ class DeclaredSolution:
     Attributes
     ----------
     routes : tuple of (train, nodes, segments)
-        In the form :func:`routing.validate` takes.
+        In the form :func:`routing.validate` takes (``segments`` None when the document
+        leaves them out).
     total : int
         The revenue the solver claims.
     proven : bool or None
@@ -494,7 +492,7 @@ class DeclaredSolution:
         The upper bound the solver claims, if any.
     """
 
-    routes: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+    routes: tuple[tuple[int, tuple[int, ...], tuple[int, ...] | None], ...]
     total: int
     proven: bool | None = None
     bound: int | None = None
@@ -536,7 +534,9 @@ def solution_from_document(doc: Any, where: str = "solution") -> DeclaredSolutio
         r = _object(r, p)
         _known(r, ("train", "nodes", "segments"), p)
         nodes = tuple(_each(_index, _get(r, "nodes", p), f"{p}.nodes"))
-        segments = tuple(_each(_index, _get(r, "segments", p, []), f"{p}.segments"))
+        segments = _get(r, "segments", p, None)  # None: the validator finds the track
+        if segments is not None:
+            segments = tuple(_each(_index, segments, f"{p}.segments"))
         routes.append((_int(_get(r, "train", p), f"{p}.train", low=0), nodes, segments))
     bound = _get(doc, "bound", where, None)
     proven = _get(doc, "proven", where, None)
