@@ -292,22 +292,27 @@ def pick(entries: Sequence[Entry], sample: int | None = None, ids: Sequence[str]
     return chosen
 
 
-def run_bench(solver: Solver, entries: Sequence[Entry], time_limit: float = DEFAULT_LIMIT,
+def run_bench(solvers: Solver | Sequence[Solver], entries: Sequence[Entry],
+              time_limit: float = DEFAULT_LIMIT,
               on_outcome: Callable[[Outcome], None] | None = None) -> list[Outcome]:  # fmt: skip
-    """Run ``solver`` on every entry and check its answers."""
-    if solver.warm_up is not None and entries:
-        solver.warm_up(entries[0])
+    """Run every solver on every entry and check the answers.  The solvers take turns on
+    each entry, so that a change of the machine's load meets them alike."""
+    solvers = [solvers] if isinstance(solvers, Solver) else list(solvers)
+    for solver in solvers:
+        if solver.warm_up is not None and entries:
+            solver.warm_up(entries[0])
     outcomes = []
     for entry in entries:
-        answer = solver.run(entry, time_limit)
-        status, total, proven, message = check_answer(entry, answer)
-        if status == "wrong":
-            message = f"{message}; rerun: {reproducer(entry, solver.spec, time_limit)}"
-        outcome = Outcome(solver.spec, entry.id, entry.tier, status, entry.optimum, total,
-                          proven, answer.seconds, message)  # fmt: skip
-        outcomes.append(outcome)
-        if on_outcome is not None:
-            on_outcome(outcome)
+        for solver in solvers:
+            answer = solver.run(entry, time_limit)
+            status, total, proven, message = check_answer(entry, answer)
+            if status == "wrong":
+                message = f"{message}; rerun: {reproducer(entry, solver.spec, time_limit)}"
+            outcome = Outcome(solver.spec, entry.id, entry.tier, status, entry.optimum, total,
+                              proven, answer.seconds, message)  # fmt: skip
+            outcomes.append(outcome)
+            if on_outcome is not None:
+                on_outcome(outcome)
     return outcomes
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "TIERS",
     "DATA_DIR",
     "BUDGET_BYTES",
+    "CERTIFY_LIMIT",
     "LibraryError",
     "Entry",
     "load_tier",

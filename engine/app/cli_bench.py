@@ -17,6 +17,12 @@ import click
 __all__ = ["bench"]
 
 
+def _output(flag: str, dest: str, default: str, text: str):
+    """An option naming a file the command writes."""
+    return click.option(flag, dest, type=click.Path(dir_okay=False), default=default,
+                        show_default=True, help=text)  # fmt: skip
+
+
 @click.command("bench")
 @click.option(
     "--tier",
@@ -52,22 +58,8 @@ __all__ = ["bench"]
     show_default=True,
     help="Seconds per instance (a command is killed then).",
 )
-@click.option(
-    "--csv",
-    "csv_path",
-    type=click.Path(dir_okay=False),
-    default="bench.csv",
-    show_default=True,
-    help="Per-instance results.",
-)
-@click.option(
-    "--plot",
-    "plot_path",
-    type=click.Path(dir_okay=False),
-    default="bench.png",
-    show_default=True,
-    help="Cactus plot (.png or .svg); '' for none.",
-)
+@_output("--csv", "csv_path", "bench.csv", "Per-instance results.")
+@_output("--plot", "plot_path", "bench.png", "Cactus plot (.png or .svg); '' for none.")
 @click.option("--dump", is_flag=True, help="Print the instance document of --id and exit.")
 def bench(tier, solvers, sample, seed, ids, time_limit, csv_path, plot_path, dump) -> None:
     """Run each SPEC over a library tier; report solved, proven, wrong and times.
@@ -93,18 +85,16 @@ def bench(tier, solvers, sample, seed, ids, time_limit, csv_path, plot_path, dum
     except (LibraryError, bh.SolverError) as exc:
         raise click.ClickException(str(exc)) from None
     err = Console(stderr=True)
-    outcomes = []
 
     def note(o: bh.Outcome) -> None:
         if o.status in ("wrong", "failed"):
             err.print(f"[red]{o.status}[/red] {o.id} ({o.solver}): {o.message}", highlight=False,
                       soft_wrap=True)  # fmt: skip
 
-    for runner in runners:
-        try:
-            outcomes += bh.run_bench(runner, entries, time_limit, on_outcome=note)
-        except bh.SolverError as exc:
-            raise click.ClickException(str(exc)) from None
+    try:
+        outcomes = bh.run_bench(runners, entries, time_limit, on_outcome=note)
+    except bh.SolverError as exc:
+        raise click.ClickException(str(exc)) from None
     table = Table(title=f"tier {tier}: {len(entries)} instances, {time_limit:g} s limit")
     for col in ("solver", "solved", "proven", "unsolved", "wrong", "failed", "median s", "max s"):
         table.add_column(col, justify="left" if col == "solver" else "right")
