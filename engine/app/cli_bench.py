@@ -97,7 +97,7 @@ def bench(tier, solvers, sample, seed, ids, time_limit, csv_path, plot_path, dum
         raise click.ClickException(str(exc)) from None
     table = Table(title=f"tier {tier}: {len(entries)} instances, {time_limit:g} s limit")
     for col in ("solver", "solved", "proven", "unsolved", "wrong", "failed", "median s", "max s"):
-        table.add_column(col, justify="left" if col == "solver" else "right")
+        table.add_column(col, justify="left" if col == "solver" else "right", overflow="fold")
     for s in bh.summarise(outcomes):
         c = s.counts
         counts = [c["solved"], s.proven, c["unsolved"], c["wrong"], c["failed"]]
