@@ -8,7 +8,6 @@ runs on a small subset so that ``pytest benchmarks/`` stays short.
 from __future__ import annotations
 
 import functools
-import inspect
 import json
 import math
 import os
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import routing
+from engine.app.bench_library import cpsat_gaps
 from engine.games import build_problem, load_position
 
 HERE = Path(__file__).resolve().parent
@@ -111,24 +111,6 @@ def solve_oracle(problem: routing.Problem) -> routing.Solution:
     from tests.naive import naive_solve
 
     return naive_solve(problem)
-
-
-#: Rules fields a solver must know about for its answer to mean the same problem.
-_OPTIONAL_RULES = ("token_counted", "min_counted_with", "hex_once", "designated_keys")
-
-
-@functools.lru_cache(maxsize=1)
-def _cpsat_source() -> str:
-    from routing import cpsat, cpsat_model
-
-    return inspect.getsource(cpsat) + inspect.getsource(cpsat_model)
-
-
-def cpsat_gaps(problem: routing.Problem) -> list[str]:
-    """Rules the problem uses that the CP-SAT model does not read (it would ignore them)."""
-    rules = problem.rules
-    return [f for f in _OPTIONAL_RULES
-            if getattr(rules, f, None) and f not in _cpsat_source()]  # fmt: skip
 
 
 def rounds_for(seconds: float, fast_rounds: int = FULL_ROUNDS) -> int:

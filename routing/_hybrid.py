@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 
 from ._compile import compile_problem
-from ._search import Enumerated, check_time_limit, empty_solution
+from ._search import Enumerated, check_time_limit, empty_solution, load_kernels
 from .interrupt import catching, requested
 from .problem import Problem
 from .solution import Solution
@@ -35,13 +35,18 @@ from .solution import Solution
 __all__ = ["solve_auto", "AUTO_MAX_ROUTES", "AUTO_ENUM_SECONDS", "AUTO_PACK_SECONDS"]
 
 #: Route variants per train type the numba enumeration may keep before CP-SAT takes over.
-#: Real positions stay below 3,000; a 12-train on a full, dense 120-hex board has about
-#: 1,000,000 (enumerated and packed in about 2 s), a D train there tens of millions.
-AUTO_MAX_ROUTES = 1_500_000
-#: Seconds the enumeration may take (at most this share of a time limit, see below).
-AUTO_ENUM_SECONDS = 4.0
-#: Share of a time limit the enumeration may use (as in ``method="numba"``, so that auto
-#: proves whatever numba proves in the same time); CP-SAT gets what is left.
+#: The 1,556 real positions of the benchmark library have at most 36,546 (all types
+#: together; a goods-train contention of a 1812 bot game 69,723); a 12-train on a full,
+#: dense 120-hex board has about 1,000,000, a D train there tens of millions.  Past this
+#: count the enumeration would need seconds more, while CP-SAT, hinted with the routes found
+#: so far, proves those dense boards in well under a second (the hard tier:
+#: docs/BENCHMARKS.md).  A count, not a time, so the switch does not move with the load.
+AUTO_MAX_ROUTES = 120_000
+#: Seconds the enumeration may take (at most this share of a time limit, see below): the
+#: backstop for train types whose variants come slowly.  Kernel loading does not count.
+AUTO_ENUM_SECONDS = 1.0
+#: Share of a time limit the enumeration may use at most (as in ``method="numba"``); CP-SAT
+#: gets what is left.
 _ENUM_SHARE = 0.4
 #: Seconds the exact packing of a complete enumeration may take before CP-SAT takes over
 #: (at most this share of a time limit: ``_PACK_SHARE``).
@@ -123,11 +128,15 @@ def _solve_auto(
 ) -> Solution:  # fmt: skip
     t0 = time.perf_counter()
     limited = time_limit is not None
-    enum_budget = min(enum_seconds, _ENUM_SHARE * time_limit) if limited else enum_seconds
     c = compile_problem(problem)
     if not problem.trains:
         return empty_solution(t0, "auto")
-    en = Enumerated(c, t0 + enum_budget, int(max_routes))
+    load_kernels(c)
+    # enum_seconds is search time (kernel loading is not); a time limit counts from the start
+    enum_deadline = time.perf_counter() + enum_seconds
+    if limited:
+        enum_deadline = min(enum_deadline, t0 + _ENUM_SHARE * time_limit)
+    en = Enumerated(c, enum_deadline, int(max_routes))
     if en.complete:
         # exactly the numba search (the enumeration and packing budgets are the difference)
         now = time.perf_counter()

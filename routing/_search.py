@@ -106,6 +106,15 @@ def check_time_limit(time_limit) -> None:
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
 
 
+def load_kernels(c: Compiled) -> None:
+    """Load the enumeration kernel (from numba's cache, or compile it) if this process has
+    not yet: that takes up to about 2 s from the cache and 30 s fresh, and must not eat a
+    budget that is meant for the search itself (``solve(method="auto")``'s ``enum_seconds``)."""
+    # ``overloads``, not ``signatures``: the latter builds a list (50 us, 5 % of a real solve)
+    if not enumerate_routes.overloads and c.problem.trains:
+        _enumerate(c, c.problem.trains[0], -1.0, 1)  # a deadline already past: stops at once
+
+
 class Enumerated:
     """Every train type's enumerated routes (complete or cut short) for one problem."""
 

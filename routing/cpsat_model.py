@@ -329,8 +329,9 @@ class _Builder:
                         m.add(2 * z <= sum(use[k] for k in ks))
                         add(h, -z)
         for terms in runs.values():
-            if len(terms) > 1:
-                m.add(sum(terms) <= 1)
+            # Even a single term can exceed 1: a link that leaves a hex and comes back into
+            # it (two separate track pieces of a crossing tile) counts that hex twice.
+            m.add(sum(terms) <= 1)
 
     def route_value(self, tm: TrainModel) -> cp_model.LinearExprT:
         """Stop values of C plus the per-route bonuses, before the multiplier."""

@@ -2,7 +2,7 @@
 
 The three solvers (numba search, CP-SAT model, brute-force oracle in :mod:`tests.naive`) are
 tested against each other on these.  Every strategy draws from small, shrinkable pieces so a
-disagreement shrinks to a readable reproducer (see :mod:`tests.problem_io`).
+disagreement shrinks to a readable reproducer (see :mod:`routing.instance`).
 
 Coverage, by design:
 

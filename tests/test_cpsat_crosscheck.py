@@ -18,8 +18,8 @@ from hypothesis import given, settings
 
 from engine.games import build_problem, load_position
 from routing import solve
+from routing.instance import problem_to_instance
 from tests.naive import naive_solve, naive_total
-from tests.problem_io import problem_to_json
 from tests.strategies import problems
 
 FAILURES = Path(__file__).parent / "failures"
@@ -30,7 +30,7 @@ EXAMPLES = sorted((Path(__file__).parents[1] / "engine" / "examples").glob("*.js
 def _record(problem, ours, theirs, label: str) -> str:
     FAILURES.mkdir(exist_ok=True)
     blob = {
-        "problem": problem_to_json(problem),
+        "problem": problem_to_instance(problem),
         "cpsat": ours.to_dict(),
         "reference": theirs.to_dict(),
     }

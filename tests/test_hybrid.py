@@ -145,9 +145,9 @@ def test_the_1812_packing_that_stalled_finishes():
     # optimum in a few thousand steps.
     from pathlib import Path
 
-    from tests.problem_io import read_reproducer
+    from routing.instance import read_instance
 
-    problem = read_reproducer(Path(__file__).parent / "data" / "packing_stall_1812.json")
+    problem = read_instance(Path(__file__).parent / "data" / "packing_stall_1812.json")
     auto = solve(problem, method="auto", pack_seconds=0.2)
     assert auto.optimal and auto.total == auto.bound == 630
     assert not auto.stats["handover"] and auto.stats["nodes_expanded"] < 1_000_000

@@ -30,6 +30,7 @@ from routing import (
     Train,
     kind_mask,
 )
+from routing.instance import problem_from_instance, problem_to_instance
 from tests.naive import (
     _SKIP,
     _Context,
@@ -43,7 +44,6 @@ from tests.naive import (
     naive_solve,
     naive_total,
 )
-from tests.problem_io import problem_from_json, problem_to_json
 from tests.strategies import STOP_KIND_LIST, networks, problems, trains
 
 C, T, O, P, M = NodeKind.CITY, NodeKind.TOWN, NodeKind.OFFBOARD, NodeKind.PORT, NodeKind.MINE
@@ -636,13 +636,13 @@ def test_json_round_trip_keeps_the_new_rules_and_reads_old_files():
         min_counted_with=[([p1, p2], 2), ([m2], 1)],
     )
     problem = Problem(net, (Train.goods("1G", 1),), rules)
-    data = json.loads(json.dumps(problem_to_json(problem)))
-    assert problem_from_json(data).rules == rules
+    data = json.loads(json.dumps(problem_to_instance(problem)))
+    assert problem_from_instance(data).rules == rules
     # A reproducer written before these rules existed loads with all of them off.
     for key in ("token_counted", "designated_keys", "hex_once", "hex_once_exempt"):
         del data["rules"][key]
     del data["rules"]["min_counted_with"]
-    assert problem_from_json(data).rules == Rules.make(token_nodes=[p1])
+    assert problem_from_instance(data).rules == Rules.make(token_nodes=[p1])
 
 
 # --------------------------------------------------------------------------------- properties
@@ -681,9 +681,9 @@ def test_enumerated_paths_are_structurally_valid_and_json_round_trips(problem):
     assert len(set(paths)) == len(paths)
     for nodes, segs in paths:
         assert _structure_error(ctx, nodes, segs) is None
-    data = json.loads(json.dumps(problem_to_json(problem)))
-    assert problem_to_json(problem_from_json(data)) == data
-    assert problem_from_json(data).rules == problem.rules
+    data = json.loads(json.dumps(problem_to_instance(problem)))
+    assert problem_to_instance(problem_from_instance(data)) == data
+    assert problem_from_instance(data).rules == problem.rules
 
 
 @settings(max_examples=150)

@@ -3,6 +3,7 @@ sources, docs): sources are named relative to the repository or as public refere
 
 from __future__ import annotations
 
+import gzip
 import re
 import subprocess
 from pathlib import Path
@@ -20,9 +21,13 @@ def test_no_machine_paths_in_the_repository():
     hits = []
     for name in files:
         path = ROOT / name
-        if ALLOWED.match(name) or path.suffix not in (".json", ".py", ".md", ".ipynb", ".toml"):
+        if name.endswith(".jsonl.gz"):  # the benchmark library
+            text = gzip.decompress(path.read_bytes()).decode("utf-8", errors="ignore")
+        elif ALLOWED.match(name) or path.suffix not in (".json", ".py", ".md", ".ipynb", ".toml"):
             continue
-        for k, line in enumerate(path.read_text(encoding="utf-8", errors="ignore").splitlines()):
+        else:
+            text = path.read_text(encoding="utf-8", errors="ignore")
+        for k, line in enumerate(text.splitlines()):
             match = MACHINE_PATH.search(line)
             if match:
                 hits.append(f"{name}:{k + 1}: {match.group(0)}")

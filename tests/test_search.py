@@ -239,9 +239,9 @@ def test_a_token_on_a_mine_is_not_counted_by_rows():
     # Found by the oracle property test: the token stop is a mine, which a goods train only
     # designates (no row counts it), so "a counted stop holds a token" still binds; numba
     # had taken the stop as always counted and found 10 where the oracle finds 0.
-    from tests.problem_io import read_reproducer
+    from routing.instance import read_instance
 
-    problem = read_reproducer(Path(__file__).parent / "data" / "token_on_mine.json")
+    problem = read_instance(Path(__file__).parent / "data" / "token_on_mine.json")
     assert naive_solve(problem).total == 0
     _solve(problem, 0)
 

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 
 from routing import RouteError, solve, validate
+from routing.instance import problem_to_instance
 from tests.naive import naive_solve, naive_total
-from tests.problem_io import problem_to_json
 from tests.strategies import problems
 
 FAILURES = Path(__file__).parent / "failures"
@@ -25,7 +25,7 @@ CI_EXAMPLES = int(os.environ.get("EIGHTEEN_PROPERTY_EXAMPLES", "1000"))
 def _record(problem, ours, theirs, label: str) -> str:
     FAILURES.mkdir(exist_ok=True)
     blob = {
-        "problem": problem_to_json(problem),
+        "problem": problem_to_instance(problem),
         "numba": ours.to_dict(),
         "reference": theirs.to_dict(),
     }

@@ -663,11 +663,12 @@ def replay(record, report_path, export_dir, every_action, time_limit, lenient) -
 # this one at import time, so ``python -m engine.app.cli`` works too.
 from engine.app.cli_analyse import analyse as _analyse  # noqa: E402
 from engine.app.cli_batch import batch as _batch  # noqa: E402
+from engine.app.cli_bench import bench as _bench  # noqa: E402
 from engine.app.cli_history import history as _history  # noqa: E402
 from engine.app.cli_play import play as _play  # noqa: E402
 from engine.app.cli_serve import serve as _serve  # noqa: E402
 
-for _command in (_analyse, _batch, _history, _play, _serve):
+for _command in (_analyse, _batch, _bench, _history, _play, _serve):
     cli.add_command(_command)
 
 
