@@ -116,11 +116,12 @@ def test_the_oracle_runs_on_tiny_instances(tiers):
 def _script(tmp_path: Path, body: str) -> str:
     path = tmp_path / "solver.py"
     path.write_text(textwrap.dedent(body))
-    return f"{sys.executable} {path}"
+    return f"{sys.executable} {path} {Path(__file__).resolve().parents[1]}"
 
 
 SOLVER_SCRIPT = """
     import json, sys
+    sys.path.insert(0, sys.argv[1])  # the checkout, for tests.naive (not an installed package)
     from routing.instance import problem_from_instance, solution_to_document
     from tests.naive import naive_solve
     problem = problem_from_instance(json.load(sys.stdin))
