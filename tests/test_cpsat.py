@@ -9,8 +9,6 @@ as a disagreement rather than as a silently wrong expectation.
 from __future__ import annotations
 
 import importlib.util
-import json
-import os
 from itertools import pairwise
 
 import pytest
@@ -536,45 +534,8 @@ def test_input_checks_name_the_item():
         solve_cpsat("not a problem")
 
 
-# ------------------------------------------------------------------------------ oracle
-def _cross_check(problem) -> None:
-    from tests.naive import naive_solve, naive_total
-
-    ours = solve_cpsat(problem, time_limit=30)
-    theirs = naive_solve(problem)
-    if not ours.optimal or ours.total != theirs.total:
-        from routing.instance import problem_to_instance
-
-        raise AssertionError(
-            f"cpsat {ours.total} (optimal={ours.optimal}) != oracle {theirs.total}: "
-            + json.dumps(problem_to_instance(problem))
-        )
-    assert ours.bound == ours.total
-    declared = [(r.train, r.nodes, r.segments) for r in ours.routes]
-    assert naive_total(problem, declared) == ours.total
-    assert sum(r.revenue for r in ours.routes) == ours.total
-
-
-if _HAVE_ORACLE and _HAVE_STRATEGIES:
-    from hypothesis import given, settings
-
-    from tests.strategies import problems
-
-    @settings(max_examples=int(os.environ.get("EIGHTEEN_CPSAT_EXAMPLES", "300")))
-    @given(problems(n_trains=(1, 4)))
-    def test_cpsat_matches_oracle(problem):
-        _cross_check(problem)
-
-    @pytest.mark.slow
-    @settings(max_examples=5_000)
-    @given(problems(n_trains=(1, 4)))
-    def test_cpsat_matches_oracle_slow(problem):
-        _cross_check(problem)
-
-else:  # pragma: no cover - the oracle and strategies are written separately
-
-    def test_cpsat_matches_oracle():
-        pytest.skip("tests/naive.py or tests/strategies.py is not available")
+# The property test against the oracle (random problems, -m slow: 20,000) is
+# tests/test_cpsat_crosscheck.py, which also writes a reproducer.
 
 
 def test_hex_once_holds_inside_a_single_link():

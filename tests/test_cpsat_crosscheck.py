@@ -52,6 +52,7 @@ def check_cpsat(problem) -> None:
             ok = naive_total(problem, declared) == ours.total
         except ValueError:
             ok = False
+        ok = ok and sum(r.revenue for r in ours.routes) == ours.total
     if not ok:
         where = _record(problem, ours, theirs, "cpsat-vs-oracle")
         pytest.fail(
