@@ -91,6 +91,10 @@ def solve(problem: Problem, time_limit: float | None = None, method: str = "auto
 
     cut, keep = cut_trains(problem)
     solution = run(cut, time_limit=time_limit, **kw)
+    if not solution.optimal and solution.routes:
+        from .validation import best_scoring
+
+        solution.routes, solution.total = best_scoring(cut, solution.routes, solution.total)
     if keep is not None:
         restore_trains(solution, keep, len(problem.trains))
     return solution

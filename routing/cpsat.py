@@ -107,7 +107,7 @@ from .problem import Problem
 from .solution import RouteResult, Solution, skipped_stops
 from .trains import UNLIMITED
 
-__all__ = ["solve_cpsat", "score_routes", "best_scoring"]
+__all__ = ["solve_cpsat", "score_routes"]
 
 _JUNCTION = int(NodeKind.JUNCTION)
 _STOP_MASK = sum(1 << int(k) for k in NodeKind if k != NodeKind.JUNCTION)
@@ -296,24 +296,6 @@ def _route_value(problem: Problem, t: int, nodes, segs, counted, designated):
                 best = max(best, amounts[e])
         add(bonus.name, best)
     return value, bonuses
-
-
-def best_scoring(problem: Problem, results: list[RouteResult], total: int):
-    """``(results, total)`` of the same routes, scored their best way.
-
-    A solution short of the optimum may count a route's stops a worse way than the routes
-    allow (an express train counting other than its best stops: nothing in the model asks
-    for better until the optimum); the answer should say what its routes earn, so they are
-    scored again by :func:`routing.validation.validate_routes`, which always counts the best
-    way.  (Only for such solutions: a proven optimum keeps the model's own scoring, so the
-    two methods stay independent where they are compared.)
-    """
-    from .validation import validate_routes
-
-    scored = validate_routes(problem, [(r.train, r.nodes, r.segments) for r in results])
-    if scored.total > total:
-        return scored.routes, scored.total
-    return results, total
 
 
 def score_routes(problem: Problem, routes) -> list[RouteResult]:
@@ -677,8 +659,6 @@ def solve_cpsat(
                 raise RuntimeError(
                     f"cpsat model value {model_total} disagrees with the routes' score {total}"
                 )
-        if has_solution and status != cp_model.OPTIMAL:
-            results, total = best_scoring(problem, results, total)
         if total > bound:
             raise RuntimeError(f"cpsat bound {bound} is below a feasible total {total}")
         interrupted = requested()

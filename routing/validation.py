@@ -27,7 +27,7 @@ from .problem import Problem
 from .rules import GroupScope
 from .solution import RouteError, RouteResult, Solution
 
-__all__ = ["ScoredRoutes", "validate_routes"]
+__all__ = ["ScoredRoutes", "best_scoring", "validate_routes"]
 
 _MAX_COMBINATIONS = 100_000
 #: At most this many stops are listed in a message (the rest as "...").
@@ -638,3 +638,19 @@ def _score_set(c: Compiled, problem: Problem, parsed, choice) -> ScoredRoutes:
             )
         )
     return ScoredRoutes(results, best_total + claim_total)
+
+
+def best_scoring(problem: Problem, results: list, total: int) -> tuple[list, int]:
+    """``(results, total)`` of the same routes, scored their best way.
+
+    A solution short of the optimum may count a route's stops a worse way than the routes
+    allow (a CP-SAT incumbent: nothing in that model asks an express train for its best
+    stops until the optimum), and an answer should say what its routes earn.
+    :func:`routing.solve` applies this to every answer that is not proven, so a proven
+    optimum keeps each method's own scoring and the methods stay independent where they
+    are compared.
+    """
+    scored = validate_routes(problem, [(r.train, r.nodes, r.segments) for r in results])
+    if scored.total > total:
+        return list(scored.routes), scored.total
+    return results, total

@@ -194,15 +194,17 @@ def _interrupted(method: str, case: str, delay: float) -> tuple[dict, float]:
 
 @pytest.mark.parametrize(
     ("method", "case", "delay"),
-    [("numba", "D", 2.0), ("auto", "D", 1.5), ("cpsat", "many", 3.0)],
+    [("numba", "D", 2.0), ("auto", "many", 3.0), ("cpsat", "many", 3.0)],
 )
 def test_ctrl_c_returns_the_best_routes_so_far(method, case, delay):
     # the numba enumeration of a D train on a full dense board (tens of millions of
-    # routes), and CP-SAT on four long trains on a 16 x 14 board, run for minutes
+    # routes), and CP-SAT on four long trains on a 16 x 14 board, run for minutes; auto
+    # hands that board to CP-SAT after a second of enumeration (the D board alone it now
+    # proves in about 1.5 s, too close to an interrupt to test one)
     result, seconds = _interrupted(method, case, delay)
     assert seconds < 5.0, f"exited {seconds:.1f} s after Ctrl-C"
     assert result["interrupted"] and not result["optimal"]
     assert result["total"] <= result["bound"]
     assert result["validated"] == result["total"]
-    if method != "cpsat":
+    if method == "numba":
         assert result["total"] > 0 and result["routes"] == 1

@@ -557,9 +557,9 @@ def test_hex_once_holds_inside_a_single_link():
 def test_a_solution_short_of_the_optimum_says_what_its_routes_earn():
     # Found by eighteen bench on the hard tier: under a time limit CP-SAT answered 740 for
     # routes that earn 750, because its incumbent counted an express train's stops a worse
-    # way (nothing in the model asks for better short of the optimum).  best_scoring scores
-    # such routes again, the best way.
-    from routing.cpsat import best_scoring
+    # way (nothing in the model asks for better short of the optimum).  routing.solve scores
+    # every unproven answer again the best way (validation.best_scoring).
+    from routing.validation import best_scoring
 
     b = NetworkBuilder()
     a, m, c = (b.add_stop(NodeKind.CITY, v, hex=f"h{i}", name=f"s{v}")
