@@ -129,6 +129,13 @@ def timed(fn, *args):
     return out, time.perf_counter() - t0
 
 
+def quantile(values, q: float) -> float:
+    """The ``q`` quantile of ``values`` as the element at rank ``int(q * n)`` of the sorted
+    values (``q = 0.99``: the p99 the benchmarks report)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def extra(benchmark, **info) -> None:
     """Record facts the report needs beside the timings (and the load while running)."""
     benchmark.extra_info.update(info)
