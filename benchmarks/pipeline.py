@@ -1,15 +1,18 @@
 """Time the path from game state to proven answer, per position; runnable on any checkout.
 
-Two measures, each over a list of inputs:
+Three measures, each over a list of inputs:
 
 * ``files``: a position file -> proven :class:`routing.Solution` (read, checked, problem
   built, solved: what ``eighteen solve`` and the batch run per position), timed per file;
 * ``live``: the live game state right after an action -> proven optimum of the company
   about to run (``BaseGame.optimal_run`` with the game's route cache emptied, so the
-  engine builds and solves afresh), timed at every ``run_routes`` of the records.
+  engine builds and solves afresh), timed at every ``run_routes`` of the records;
+* ``analyse``: a position file -> every legal tile lay, token and train of its company
+  ranked by its exact revenue (``engine.app.analysis.analyse_position`` in this process,
+  one worker, kernels loaded), timed per file; its "total" is the ranking itself.
 
 It uses only APIs that the baseline commit has too (``engine.games.build_problem``,
-``routing.solve``, ``engine.app.report.open_replay``), so
+``routing.solve``, ``engine.app.report.open_replay``, ``analyse_position``), so
 :mod:`benchmarks.test_bench_pipeline` runs this file under a checkout of the old code (a git
 worktree, ``PYTHONPATH``) beside the current one, in one run, and compares both the
 times and the optima.
@@ -77,14 +80,34 @@ def time_live(records: list[str], warm: int = 1) -> dict:
     return {"seconds": seconds, "totals": totals, "optimal": optimal}
 
 
+def time_analyse(files: list[str], warm: int = 1) -> dict:
+    """Seconds and ranking of one in-process analysis of each position file (every move
+    kind, one worker); the first ``warm`` files are analysed once before, untimed."""
+    from engine.app.analysis import analyse_position
+
+    for path in files[:warm]:
+        analyse_position(path, workers=1)
+    seconds, totals, optimal = [], [], []
+    for path in files:
+        t0 = time.perf_counter()
+        result = analyse_position(path, workers=1)
+        seconds.append(time.perf_counter() - t0)
+        moves = [m for kind in sorted(result.moves) for m in result.moves[kind]]
+        totals.append(sorted([m.label, m.revenue] for m in moves))
+        optimal.append(result.optimal and all(m.optimal for m in moves))
+    return {"seconds": seconds, "totals": totals, "optimal": optimal}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("measure", choices=("files", "live"))
+    parser.add_argument("measure", choices=("files", "live", "analyse"))
     parser.add_argument("inputs", nargs="+")
     parser.add_argument("--warm", type=int, default=None)
     args = parser.parse_args(argv)
     if args.measure == "files":
         out = time_files(args.inputs, 20 if args.warm is None else args.warm)
+    elif args.measure == "analyse":
+        out = time_analyse(args.inputs, 1 if args.warm is None else args.warm)
     else:
         out = time_live(args.inputs, 1 if args.warm is None else args.warm)
     json.dump(out, sys.stdout)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from .network import Network, NodeKind
@@ -9,6 +10,10 @@ from .rules import GroupScope, Rules
 from .trains import Train
 
 __all__ = ["Problem"]
+
+#: The network's arrays: all the optimum depends on besides the trains and the rules.
+_NETWORK_ARRAYS = ("node_kind", "node_value", "node_hex", "node_terminal", "node_group",
+                   "seg_u", "seg_v", "seg_side_u", "seg_side_v", "seg_hex")  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,6 +40,22 @@ class Problem:
     def __post_init__(self) -> None:
         object.__setattr__(self, "trains", tuple(self.trains))
         self.check()
+
+    def fingerprint(self) -> bytes:
+        """A digest of all the optimum depends on: the network's arrays, the trains and the
+        rules, but not the names or the label.
+
+        Problems with equal fingerprints have the same optimum over the same node and
+        segment ids, so a caller that solves many near-identical problems (the candidate
+        moves of an analysis) may solve each fingerprint once.
+        """
+        digest = hashlib.blake2b(digest_size=20)
+        for name in _NETWORK_ARRAYS:
+            array = getattr(self.network, name)
+            digest.update(f"{name}:{array.dtype.str}:{len(array)};".encode())
+            digest.update(array.tobytes())
+        digest.update(repr((self.trains, self.rules)).encode())
+        return digest.digest()
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the first inconsistent item."""

@@ -16,7 +16,11 @@ position these checks hold:
 - trains: the depot's next trains at their printed prices; the other companies' trains
   (``extras.companies``) are for sale at a price the two agree and use up the depot
   (1846-mid); trade-ins only where the title has them;
-- revenues: the engine's optimal run is a fresh solve of the position file.
+- revenues: the engine's optimal run is a fresh solve of the position file, and every
+  candidate's problem as the analysis builds it (a tile lay on a copy of the live board,
+  walked on from the company's reach; a token on the live board) has the optimum of the
+  candidate's own position file solved from scratch (the bundled examples here; every
+  benchmark position too under ``-m slow``).
 
 Where the engine's answers differ from the deleted record replayer's second
 implementation (1836Jr-56 permissive track rule and town upgrades, 1842 upgrades that only
@@ -33,7 +37,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.app.analysis import candidate_moves, solve_position
+import routing
+from engine.app.analysis import candidate_moves, candidate_problems, solve_position
 from engine.game.track import lay_problem
 from engine.games import load_position
 from engine.games.positions import game_at_position
@@ -159,6 +164,31 @@ def test_revenues(path):
         assert solve_position(replace(position, extras={}))["revenue"] == engine
     else:
         assert engine == fresh
+
+
+def _candidate_optima_agree(path: Path) -> int:
+    _position, game, _moves_ = _moves(path)
+    checked = 0
+    for move, build in candidate_problems(game):
+        problem, _view = build()
+        fast = routing.solve(problem).total
+        assert fast == solve_position(move.position)["revenue"], move.label
+        checked += 1
+    return checked
+
+
+EXAMPLES = [p for p in FILES if p.parent.name == "examples"]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[f"examples/{p.stem}" for p in EXAMPLES])
+def test_candidate_problems_have_their_positions_optima(path):
+    _candidate_optima_agree(path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_candidate_problems_have_their_positions_optima_everywhere(path):
+    _candidate_optima_agree(path)
 
 
 def test_the_rule_classes_occur():

@@ -179,3 +179,31 @@ def test_two_routes_may_not_cross_the_same_hex_side():
     two = routing.Train.n("2", 2)
     problem = routing.Problem(net, (two, two))
     assert routing.solve(problem, time_limit=30).total == 60
+
+
+def test_a_lay_on_a_board_copy_leaves_the_board_as_it_was():
+    """The analysis lays each candidate tile on a copy of the live board: the copy builds
+    the network of a board with that lay, and the board keeps its own (tile, links,
+    network) though both share the printed map's caches."""
+    from engine.app.analysis import candidate_moves
+    from engine.games.positions import game_at_position
+    from engine.model.network_build import build_network
+    from engine.model.position import load_position, position_board
+
+    example = pathlib.Path(__file__).resolve().parents[1] / "engine/examples/1846-late.json"
+    game = game_at_position(load_position(example))
+    board = game.state.board
+    lay = next(m for m in candidate_moves(game, ("tile",)) if m.label.startswith("upgrade"))
+    hex_, tile, rotation = (lay.details[k] for k in ("hex", "tile", "rotation"))
+
+    def arrays(b) -> list:
+        net = build_network(b, ["yellow", "green", "brown"]).network
+        return [net.node_kind.tolist(), net.seg_u.tolist(), net.seg_v.tolist()]
+
+    before, placed = arrays(board), board.placed(hex_)
+    copied = board.copy()
+    copied.lay(hex_, tile, rotation, check=False)
+    assert board.placed(hex_) is placed and arrays(board) == before
+    assert copied.placed(hex_).tile.name == tile
+    fresh = position_board(position_from_dict(lay.position), game.title, check=False)
+    assert arrays(copied) == arrays(fresh) != before

@@ -265,3 +265,23 @@ def test_validate_compares_with_the_optimum():
     assert scored.notes == ["the best routes earn 70, 35 more than declared"]
     best = routing.validate(one, [(0, [ids["C"], ids["D"]])], compare=True)
     assert best.shortfall == 0 and best.notes == ["optimal: no routes earn more than 70"]
+
+
+def test_a_fingerprint_ignores_names_and_nothing_else():
+    """Two cities of 10 and 20 joined by one segment, a 2-train: the optimum (30) does not
+    depend on the names, so renamed problems share a fingerprint; a changed value (20 -> 30,
+    optimum 40), a second train or a token rule changes it."""
+    two = Train.n("2", 2)
+    base = Problem(_net(), (two,))
+    renamed = Problem(_net(node_names=("Chicago", "Detroit"), hex_names=("X1", "X3")), (two,),
+                      label="another label")  # fmt: skip
+    assert base.fingerprint() == renamed.fingerprint()
+    assert solve(base).total == solve(renamed).total == 30
+    others = [
+        Problem(_net(node_value=[10, 30]), (two,)),
+        Problem(_net(), (two, two)),
+        Problem(_net(), (two,), Rules(token_nodes=frozenset({0}))),
+        Problem(_net(seg_side_v=[1]), (two,)),
+    ]
+    prints = {p.fingerprint() for p in others}
+    assert len(prints) == len(others) and base.fingerprint() not in prints

@@ -25,6 +25,7 @@ inherit the parent's loaded kernels (no second numba start-up).
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import time
 import types
@@ -48,6 +49,7 @@ __all__ = [
     "analyse_game",
     "analyse_position",
     "candidate_moves",
+    "candidate_problems",
     "company_position",
     "operating_position",
     "copy_game",
@@ -64,6 +66,9 @@ _ACTION_OF = {"tile": "lay_tile", "token": "place_token", "train": "buy_train"}
 #: Stages of a turn that never list a move of :data:`MOVE_KINDS` and cost a route solve to
 #: list (their legal actions are a run and a dividend choice).
 _SKIPPED_STAGES = ("route", "dividend")
+#: Candidates from which the solves go to forked workers (fewer: a fork costs more than
+#: it saves).
+FORK_FROM = 8
 
 
 @dataclass(frozen=True)
@@ -154,38 +159,58 @@ class Analysis:
 
 
 # ---------------------------------------------------------------------------------- solving
+#: Builds one candidate's problem: ``() -> (routing.Problem, view)``.
+ProblemBuilder = Callable[[], tuple]
+
+
 def solve_position(position: Position | dict, time_limit: float | None = None) -> dict:
     """Optimal revenue of a position's company: ``{"revenue", "optimal", "bound", "seconds"}``."""
-    import routing
     from engine.games import build_problem
 
+    return _solve_built(lambda: build_problem(position, check=False), time_limit, {})
+
+
+def _solve_built(build: ProblemBuilder, time_limit: float | None, solved: dict) -> dict:
+    """Build one problem and solve it, unless a problem with the same fingerprint is in
+    ``solved`` (same optimum: candidate lays far from the company's trains change nothing
+    they can reach, so the trimmed problems repeat)."""
+    import routing
+
     start = time.perf_counter()
-    problem, _view = build_problem(position, check=False)
-    solution = routing.solve(problem, time_limit=time_limit)
-    return {
-        "revenue": int(solution.total),
-        "optimal": bool(solution.optimal),
-        "bound": int(solution.bound),
-        "seconds": time.perf_counter() - start,
-    }
+    problem, _view = build()
+    key = problem.fingerprint()
+    found = solved.get(key)
+    if found is None:
+        solution = routing.solve(problem, time_limit=time_limit)
+        found = solved[key] = {"revenue": int(solution.total), "optimal": bool(solution.optimal),
+                               "bound": int(solution.bound)}  # fmt: skip
+    return {**found, "seconds": time.perf_counter() - start}
 
 
-def _solve_chunk(items: list[tuple[int, dict]], time_limit: float | None) -> list[tuple[int, dict]]:
-    return [(i, solve_position(d, time_limit)) for i, d in items]
+#: The candidates forked workers build and solve (a fork inherits them: the live game
+#: behind the builders never needs pickling).
+_FORKED_JOBS: list[ProblemBuilder] = []
+
+
+def _solve_chunk(indices: list[int], time_limit: float | None) -> list[tuple[int, dict]]:
+    solved: dict = {}
+    return [(i, _solve_built(_FORKED_JOBS[i], time_limit, solved)) for i in indices]
 
 
 def _solve_all(
-    positions: list[dict],
+    builders: list[ProblemBuilder],
     workers: int,
     time_limit: float | None,
     progress: Callable[[int, int], None] | None,
 ) -> list[dict]:
-    """Solve every position; in forked workers when there are enough to pay for them."""
-    total = len(positions)
+    """Build and solve every candidate; in forked workers when there are enough to pay for
+    them (:data:`FORK_FROM` candidates)."""
+    total = len(builders)
     results: list[dict | None] = [None] * total
-    if workers <= 1 or total < 8 or not _fork_available():
-        for i, d in enumerate(positions):
-            results[i] = solve_position(d, time_limit)
+    if workers <= 1 or total < FORK_FROM or not _fork_available():
+        solved: dict = {}
+        for i, build in enumerate(builders):
+            results[i] = _solve_built(build, time_limit, solved)
             if progress is not None:
                 progress(i + 1, total)
         return results  # type: ignore[return-value]
@@ -193,20 +218,21 @@ def _solve_all(
 
     # small chunks interleaved over the list keep both workers busy to the end
     size = max(1, min(16, total // (workers * 8)))
-    chunks = [
-        [(i, positions[i]) for i in range(start, min(start + size, total))]
-        for start in range(0, total, size)
-    ]
+    chunks = [list(range(start, min(start + size, total))) for start in range(0, total, size)]
     done = 0
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(_solve_chunk, chunk, time_limit) for chunk in chunks]
-        for future in futures:
-            for i, res in future.result():
-                results[i] = res
-                done += 1
-            if progress is not None:
-                progress(done, total)
+    _FORKED_JOBS[:] = builders
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = [pool.submit(_solve_chunk, chunk, time_limit) for chunk in chunks]
+            for future in futures:
+                for i, res in future.result():
+                    results[i] = res
+                    done += 1
+                if progress is not None:
+                    progress(done, total)
+    finally:
+        _FORKED_JOBS.clear()
     return results  # type: ignore[return-value]
 
 
@@ -378,11 +404,25 @@ def candidate_moves(
     (a game, or a position: :func:`~engine.games.positions.game_at_position`)."""
     if not isinstance(game, BaseGame):
         game = game_at_position(game)
+    return [move for move, _build in candidate_problems(game, tuple(kinds))]
+
+
+def candidate_problems(
+    game: BaseGame, kinds: Iterable[str] = MOVE_KINDS
+) -> list[tuple[Move, ProblemBuilder]]:
+    """:func:`candidate_moves` of a game, each with the builder of its route problem
+    (``() -> (routing.Problem, view)``, the problem of ``move.position``): a tile lay on a
+    copy of the live board (:meth:`~engine.game.operating.OperatingMixin.route_problem_after_lay`),
+    a token on the live board, a train on the board the company's trains reach now (a
+    purchase lays no track); the position is built only for what the board does not say."""
+    from engine.games import build_problem
+    from engine.model.routes import fast_problem
+
     kinds = tuple(kinds)
     op = _operating(game)
     base = operating_position(game, op)
     state = game.state
-    moves: list[Move] = []
+    out: list[tuple[Move, ProblemBuilder]] = []
     laid: set = set()
     for index, a in _legal_moves(game, op, kinds):
         via = a.get("company") or (a["entity"] if a["entity"] != op else None)
@@ -398,8 +438,10 @@ def candidate_moves(
             details = {"hex": hex_, "tile": tile, "rotation": rot}
             if via:
                 details["company"] = via
-            moves.append(Move("tile", f"{verb} {tile} on {hex_} rotation {rot}{with_}",
-                              int(a.get("cost", 0)), details, after.to_dict()))  # fmt: skip
+            move = Move("tile", f"{verb} {tile} on {hex_} rotation {rot}{with_}",
+                        int(a.get("cost", 0)), details, after.to_dict())  # fmt: skip
+            out.append((move, functools.partial(game.route_problem_after_lay, op, after,
+                                                hex_, tile, rot)))  # fmt: skip
         elif a["type"] == "place_token":
             hex_, city = a["hex"], int(a["city"])
             after = replace(base, tokens=[*base.tokens, Token(hex_, op, city)])
@@ -407,12 +449,13 @@ def candidate_moves(
             if via:
                 details["company"] = via
             cost = a.get("cost")
-            moves.append(Move("token", f"token in {hex_} city {city}{with_}",
-                              None if cost is None else int(cost), details,
-                              after.to_dict()))  # fmt: skip
+            move = Move("token", f"token in {hex_} city {city}{with_}",
+                        None if cost is None else int(cost), details, after.to_dict())  # fmt: skip
+            out.append((move, functools.partial(fast_problem, game.title, after, state.board)))
         else:
-            moves.append(_train_move(game, op, index, a))
-    return moves
+            move = _train_move(game, op, index, a)
+            out.append((move, functools.partial(build_problem, move.position, check=False)))
+    return out
 
 
 def _track_of(board: Board, tile: str, rotation: int) -> frozenset:
@@ -641,9 +684,10 @@ def analyse_game(
         no_moves = {k: f"{target} is not operating now ({op} is)" for k in kinds}
     else:
         reported = base
-        moves = candidate_moves(game, kinds)
-        results = _solve_all([m.position for m in moves], workers, time_limit, progress)
-        for move, res in zip(moves, results, strict=True):
+        candidates = candidate_problems(game, kinds)
+        results = _solve_all([build for _move, build in candidates], workers, time_limit,
+                             progress)  # fmt: skip
+        for (move, _build), res in zip(candidates, results, strict=True):
             ranked[move.kind].append(
                 RankedMove(
                     move.kind,

@@ -28,10 +28,11 @@ import routing
 from engine.game.errors import IllegalAction
 from engine.game.shares import POOL
 from engine.game.track import extend, lay_problem, legal_lays, reach, tokenable_cities
-from engine.model.fast_board import FastBoard
+from engine.model.fast_board import FastBoard, city_map
 from engine.model.position import Position
 from engine.model.record import ReplayError
 from engine.model.routes import declaration_order, declared_routes, fast_problem, route_readings
+from engine.model.title import RouteView
 
 __all__ = ["OperatingMixin", "Turn"]
 
@@ -402,6 +403,32 @@ class OperatingMixin:
 
     #: Solve routes on the whole map instead of the reached part (a cross-check).
     ROUTE_FULL_BOARD = False
+
+    def route_problem_after_lay(
+        self, op: str, position: Position, hex_: str, tile: str, rotation: int
+    ) -> tuple[routing.Problem, RouteView]:
+        """``(routing.Problem, RouteView)`` of ``position``: ``op``'s position with ``tile``
+        laid on ``hex_`` at ``rotation`` (a legal lay), on a copy of the board with that lay;
+        the game is left as it is.  What an analysis of candidate lays solves, at the cost
+        of one hex: the copy shares the map's caches, and the reached part of the board is
+        :meth:`network`'s walk continued from the new tile, as after a real lay.
+        """
+        board = self.state.board.copy()
+        before = board.placed(hex_)
+        board.lay(hex_, tile, rotation, check=False)
+        if self.ROUTE_FULL_BOARD:
+            return fast_problem(self.title, position, board)
+        tokens = self.reach_tokens(op)
+        if any(h == hex_ for h, _city in tokens):
+            # an upgrade may renumber the hex's cities (tokens follow them): walk afresh
+            moved = city_map(before, board.manifest_tile(tile), rotation)
+            tokens = {((h, moved.get(c, c)) if h == hex_ else (h, c)): syms
+                      for (h, c), syms in tokens.items()}  # fmt: skip
+            reached = reach(board, tokens, op)
+        else:
+            reached = extend(board, tokens, op, self.network(op), [hex_])
+        keep = [h for h in reached.track if h in board.cells]
+        return fast_problem(self.title, position, _SubBoard(board, keep))
 
     @property
     def _route_cache(self) -> dict:

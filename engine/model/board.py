@@ -524,7 +524,8 @@ class Board:
         return placed
 
     def copy(self) -> Board:
-        other = Board(self.grid, self.cells, self.manifest, self.reservations)
+        """An independent board with the same tiles, sharing the printed map's caches."""
+        other = type(self)(self.grid, self.cells, self.manifest, self.reservations)
         other.laid = dict(self.laid)
         other._neighbours = self._neighbours
         other._printed_facts = self._printed_facts

@@ -113,6 +113,14 @@ class FastBoard(Board):
             self._linked.pop((other, opposite(edge)), None)
         return self.laid[coord]
 
+    def copy(self) -> FastBoard:
+        """:meth:`Board.copy`, starting from this board's link and placed-tile caches (a
+        :meth:`lay` on the copy drops the entries it changes, as on this board)."""
+        other = super().copy()
+        other._linked = dict(self._linked)
+        other._placed = dict(self._placed)
+        return other
+
 
 @lru_cache(maxsize=4096)
 def hex_key(coord: str) -> tuple:
