@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks.common import FULL, machine
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _kernels_compiled():
+    """Kernels compiled before any benchmark (compilation is timed on its own, in
+    benchmarks/test_bench_compile.py), so the commands benchmarked solve with numba."""
+    from routing.kernels import compile_kernels, kernels_cached
+
+    if not kernels_cached():
+        compile_kernels()
 
 
 def pytest_benchmark_update_machine_info(config, machine_info):

@@ -1,4 +1,4 @@
-"""Shared test configuration: hypothesis profiles.
+"""Shared test configuration: hypothesis profiles, and the solver's kernels compiled first.
 
 ``ci`` (default) keeps the property suites to a few minutes; ``slow`` is for ``-m slow`` runs.
 Set ``HYPOTHESIS_PROFILE=dev`` for a quick local loop.
@@ -6,6 +6,7 @@ Set ``HYPOTHESIS_PROFILE=dev`` for a quick local loop.
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -17,3 +18,14 @@ settings.register_profile(
 )
 settings.register_profile("dev", parent=settings.get_profile("ci"), max_examples=50)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _kernels_compiled():
+    """Compile the kernels once per test process before any test, as the first ``eighteen``
+    command of an installation does: the commands the tests run then solve with numba
+    (:func:`engine.app.cli_common.solve_method_now`) and no test's time holds a compile."""
+    from routing.kernels import compile_kernels, kernels_cached
+
+    if not kernels_cached():
+        compile_kernels()

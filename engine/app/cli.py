@@ -17,15 +17,16 @@ import click
 
 from engine.app.cli_common import (
     STDIN,
+    compile_kernels_first,
     example_path,
     examples_dir,
     is_record_file,
     list_examples,
-    note_compiling,
     one_line,
     plain,
     read_input,
     record_problem,
+    solve_method_now,
     time_limit_options,
 )
 from engine.app.files import write_text_atomic
@@ -198,7 +199,9 @@ def solve(position, example, action, company, as_json, time_limit, method) -> No
         if action is not None or company is not None:
             raise click.UsageError("--action and --company go with a game record, not a position")
         problem, view = _load_problem(position, example)
-    note_compiling()
+    method, note = solve_method_now(method)
+    if note:
+        click.echo(f"note: {note}", err=True)
     solution = routing.solve(problem, time_limit=time_limit, method=method)
     if as_json:
         click.echo(json.dumps(_solution_json(problem, view, solution), indent=2))
@@ -482,7 +485,7 @@ def render(position, example, with_routes, time_limit, output) -> None:
     if with_routes:
         import routing
 
-        note_compiling()
+        compile_kernels_first()
         solution = routing.solve(problem, time_limit=time_limit)
         routes = [(r.train_name, list(r.nodes)) for r in solution.routes]
         net = problem.network

@@ -48,9 +48,9 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
 
     from engine.app.analysis import MOVE_KINDS, analyse_game, analyse_position
     from engine.app.cli_common import (
+        compile_kernels_first,
         example_path,
         is_record_file,
-        note_compiling,
         operating_company,
         plain,
         read_input,
@@ -73,7 +73,7 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
     elif action is not None:
         raise click.UsageError("--action goes with a game record, not a position")
     workers = workers_option_value(workers)
-    note_compiling()
+    compile_kernels_first()
     wanted = tuple(k.strip() for k in kinds.split(",") if k.strip())
     bad = [k for k in wanted if k not in MOVE_KINDS]
     if bad or not wanted:

@@ -18,7 +18,8 @@ __all__ = [
     "time_limit_options",
     "workers_option_value",
     "DEFAULT_TIME_LIMIT",
-    "note_compiling",
+    "compile_kernels_first",
+    "solve_method_now",
     "is_record_file",
     "read_input",
     "STDIN",
@@ -183,12 +184,31 @@ def workers_option_value(workers: int | None, echo=None) -> int:
     return workers
 
 
-def note_compiling() -> None:
-    """Say so on standard error when the solver's compiled kernels are not cached yet (the
-    first run compiles them for about half a minute)."""
-    import routing
+def compile_kernels_first() -> None:
+    """Compile the solver's kernels before the work, saying so on standard error, when this
+    installation has not compiled them yet (the first run: about 30 s); else nothing.  The
+    work that follows is then timed without compilation."""
+    from routing.kernels import compile_kernels, kernels_cached
 
-    cache = Path(os.environ.get("NUMBA_CACHE_DIR") or Path(routing.__file__).parent / "__pycache__")
-    cached = cache.is_dir() and any(cache.rglob("*.nbi"))
-    if not cached:
+    if not kernels_cached():
         click.echo("compiling the solver's kernels (first run only, about 30 s) ...", err=True)
+        compile_kernels()
+
+
+def solve_method_now(method: str) -> tuple[str, str | None]:
+    """The method one question should be solved with now, and a note for the user.
+
+    ``auto`` before the kernels are compiled would make a single answer wait half a minute:
+    the kernels are compiled in a background process instead
+    (:func:`routing.kernels.compile_in_background`) and this answer comes from the CP-SAT
+    model, which is exact too and needs no compilation.
+    """
+    from routing.kernels import compile_in_background, kernels_cached
+
+    if method != "auto" or kernels_cached():
+        return method, None
+    compile_in_background()
+    return "cpsat", (
+        "the solver's kernels are compiling in the background (first run only, about 30 s "
+        "of CPU); until then answers come from the CP-SAT model"
+    )

@@ -1,0 +1,83 @@
+"""The first run after an install: answers without waiting for the kernels to compile.
+
+``eighteen solve`` with an empty numba cache answers from the CP-SAT model and compiles the
+kernels in a detached background process (:mod:`routing.kernels`); once that wrote its
+stamp, the next run solves with numba.  The commands here run with ``NUMBA_CACHE_DIR`` set
+to an empty folder, as a fresh installation has.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from routing.kernels import kernels_cached, stamp_path
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, "-c", "from engine.app.cli import main; main()"]
+EXPECTED = 670  # engine/examples/1846-late.json, proven by numba and CP-SAT
+
+
+def _solve(cache: Path) -> tuple[dict, str]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    out = subprocess.run([*CLI, "solve", "--example", "1846-late", "--json"], cwd=ROOT,
+                         env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout), out.stderr
+
+
+def _stop_background(cache: Path) -> None:
+    for lock in cache.glob("*.compiling"):
+        pid = int(lock.read_text().split()[0])
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)  # its own session: the compiler and any child
+
+
+def test_the_stamp_lives_in_the_cache_it_vouches_for(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert not kernels_cached()
+    assert stamp_path().parent == tmp_path and stamp_path().name.startswith("eighteen-kernels-")
+    stamp_path().write_text("compiled\n")
+    assert kernels_cached()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert not kernels_cached()
+
+
+def test_a_first_run_answers_from_cpsat_while_the_kernels_compile(tmp_path):
+    try:
+        data, err = _solve(tmp_path)
+        # the exact optimum, proven, by the model that needs no compiling, and said so
+        assert data["total"] == EXPECTED and data["optimal"]
+        assert data["stats"]["method"] == "cpsat"
+        assert "compiling in the background" in err
+        locks = list(tmp_path.glob("*.compiling"))
+        assert len(locks) == 1  # the background compile started
+        # a second question while it runs starts no second compile, and is answered too
+        again, _err = _solve(tmp_path)
+        assert again["total"] == EXPECTED and list(tmp_path.glob("*.compiling")) == locks
+    finally:
+        _stop_background(tmp_path)
+
+
+@pytest.mark.slow
+def test_after_the_background_compile_the_next_run_uses_numba(tmp_path):
+    try:
+        _solve(tmp_path)
+        deadline = time.monotonic() + 600
+        while not list(tmp_path.glob("eighteen-kernels-*.ok")):
+            assert time.monotonic() < deadline, "the background compile wrote no stamp"
+            time.sleep(1)
+        assert not list(tmp_path.glob("*.compiling"))  # it cleaned up after itself
+        data, err = _solve(tmp_path)
+        assert data["total"] == EXPECTED and data["stats"]["method"] == "auto"
+        assert "background" not in err
+    finally:
+        _stop_background(tmp_path)
