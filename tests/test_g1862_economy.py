@@ -43,11 +43,11 @@ RULEBOOK_ROWS = [
 
 
 def test_market_rows_are_the_rulebooks():
-    for r, row in enumerate(e.MARKET.squares):
-        listed = [("CL" if sq.closed else sq.price) for sq in row if sq is not None]
+    for r, row in enumerate(e.MARKET.cells):
+        listed = [("CL" if sq.close else sq.price) for sq in row if sq is not None]
         assert listed == RULEBOOK_ROWS[r], f"row {r + 1}"
     # "the first three values ... are preceded by three blank squares"
-    assert e.MARKET.squares[0][:3] == (None, None, None)
+    assert e.MARKET.cells[0][:3] == [None, None, None]
     # 'CL' is the bottommost left-hand square
     assert e.is_closed((10, 0)) and not e.is_closed((10, 1))
 
@@ -56,19 +56,20 @@ def test_par_squares_one_column_and_columns_rise_upwards():
     # §Buying Shares: 70 in the sixth row ... 100 in the first row
     expected = {100: (0, 5), 92: (1, 5), 85: (2, 5), 80: (3, 5), 75: (4, 5), 70: (5, 5)}
     assert {par: e.par_position(par) for par in ed.PAR_ROWS} == expected
-    pars = [sq for row in e.MARKET.squares for sq in row if sq is not None and sq.par]
+    pars = [sq for row in e.MARKET.cells for sq in row if sq is not None and sq.par]
     assert sorted(sq.price for sq in pars) == [70, 75, 80, 85, 92, 100]
     # every square with a square above: the one above is the next higher price in its row
-    for row in e.MARKET.squares[1:]:
+    for row in e.MARKET.cells[1:]:
         for sq in row:
-            if sq is None or sq.closed or not e.MARKET.has((sq.row - 1, sq.col)):
+            if sq is None or sq.close or e.MARKET.cell(sq.row - 1, sq.col) is None:
                 continue
-            above = e.MARKET.price((sq.row - 1, sq.col))
+            above = e.price_at((sq.row - 1, sq.col))
             assert above > sq.price, (sq, above)
 
 
 def test_game_end_squares_are_the_prices_above_379():
-    ends = sorted(sq.price for row in e.MARKET.squares for sq in row if sq is not None and sq.end)
+    ends = sorted(sq.price for row in e.MARKET.cells for sq in row
+                  if sq is not None and "endgame" in sq.types)  # fmt: skip
     assert ends == [380, 425, 440, 480, 510, 540]
     assert not e.ends_game_price(375) and not e.ends_game_price(379) and e.ends_game_price(380)
 
@@ -118,23 +119,23 @@ def test_train_manifest():
 # ============================================================================ market moves
 def test_dividend_moves_right_withhold_left():
     # §Share Price Movement: paid -> one square right; not paid -> one square left
-    assert e.MARKET.price(e.move_after_operating((0, 5), 120, True)) == 110
-    assert e.MARKET.price(e.move_after_operating((0, 5), 120, False)) == 92
+    assert e.price_at(e.move_after_operating((0, 5), 120, True)) == 110
+    assert e.price_at(e.move_after_operating((0, 5), 120, False)) == 92
     assert e.move_after_operating((0, 5), 0, False) == (0, 4)  # no income: fails to pay
 
 
 def test_dividend_at_row_end_moves_up():
     # row 3 ends with 290 at column 17; "when this is not possible, it is moved up one row"
-    assert e.MARKET.price((2, 17)) == 290
+    assert e.price_at((2, 17)) == 290
     assert e.move_after_operating((2, 17), 300, True) == (1, 17)  # 330 above it
-    assert e.MARKET.price((1, 17)) == 330
+    assert e.price_at((1, 17)) == 330
     # the top row's last square (540) cannot go further
     assert e.move_after_operating((0, 20), 300, True) == (0, 20)
 
 
 def test_withhold_at_row_start_moves_down_and_closes():
     # row 1 starts with 85 (column 3): left impossible -> down one row, to 80
-    assert e.MARKET.price(e.move_after_operating((0, 3), 50, False)) == 80
+    assert e.price_at(e.move_after_operating((0, 3), 50, False)) == 80
     # 10$ at the start of row 10 -> down onto 'CL': the company is out of the game
     pos = e.move_after_operating((9, 0), 0, False)
     assert pos == (10, 0) and e.is_closed(pos)
@@ -144,12 +145,12 @@ def test_withhold_at_row_start_moves_down_and_closes():
 
 def test_sale_and_sold_out_moves():
     # §Share Price Changes: one row down; bottom row: no adjustment
-    assert e.MARKET.price(e.move_after_sale((0, 5))) == 92
+    assert e.price_at(e.move_after_sale((0, 5))) == 92
     assert e.move_after_sale((10, 3)) == (10, 3)
     # no square below 510 (row 3 is shorter): the marker stays
     assert e.move_after_sale((1, 20)) == (1, 20)
     # §Share Value Changes: sold out -> one row up; topmost row: no adjustment
-    assert e.MARKET.price(e.move_after_sold_out((1, 5))) == 100
+    assert e.price_at(e.move_after_sold_out((1, 5))) == 100
     assert e.move_after_sold_out((0, 7)) == (0, 7)
     assert e.move_after_sold_out((3, 0)) == (3, 0)  # 40: no square above it
 
@@ -178,21 +179,21 @@ def test_operating_order():
         e.operating_order({"X": (0, 5)})
 
 
-OPEN_SQUARES = [(sq.row, sq.col) for row in e.MARKET.squares for sq in row
-                if sq is not None and not sq.closed]  # fmt: skip
+OPEN_SQUARES = [(sq.row, sq.col) for row in e.MARKET.cells for sq in row
+                if sq is not None and not sq.close]  # fmt: skip
 
 
 @pytest.mark.parametrize("pos", OPEN_SQUARES)
 def test_moves_stay_on_the_board_and_go_the_right_way(pos):
     # every open square: moves land on squares and never go the wrong way
-    price = e.MARKET.price(pos)
+    price = e.price_at(pos)
     up = e.move_after_operating(pos, 10, True)
     down = e.move_after_operating(pos, 10, False)
     sold = e.move_after_sale(pos)
     for new in (up, down, sold, e.move_after_sold_out(pos)):
-        assert e.MARKET.has(new)
-    assert e.MARKET.price(up) >= price and e.MARKET.price(e.move_after_sold_out(pos)) >= price
-    assert e.MARKET.price(down) <= price and e.MARKET.price(sold) <= price
+        assert e.MARKET.cell(*new) is not None
+    assert e.price_at(up) >= price and e.price_at(e.move_after_sold_out(pos)) >= price
+    assert e.price_at(down) <= price and e.price_at(sold) <= price
     assert up != pos or pos == (0, 20)  # only the very top-right square cannot rise
 
 
@@ -422,7 +423,7 @@ def test_redemption_from_treasury_and_group2_odd_price():
         e.redeem(85, redeemed, "brown", use_debt=True)
 
 
-PRICES = sorted({sq.price for row in e.MARKET.squares for sq in row if sq and not sq.closed})
+PRICES = sorted({sq.price for row in e.MARKET.cells for sq in row if sq and not sq.close})
 
 
 @settings(max_examples=300)

@@ -222,17 +222,20 @@ def operating_order(tokens: Mapping[str, tuple[Cell, int]]) -> tuple[str, ...]:
     tuple of str
         Highest value first; equal values: the rightmost field first, then the top token.
     """
-    keys = {}
+    places = {}
     for corp, entry in tokens.items():
         known_corporation(corp)
         if not (isinstance(entry, tuple) and len(entry) == 2):
             raise ValueError(f"{corp}: token must be (Cell, stack index), got {entry!r}")
         cell, depth = entry
-        whole_number(depth, f"{corp} stack index")
-        keys[corp] = (-price(cell), -cell.col, cell.row, depth)
-    if len(set(keys.values())) < len(keys):
+        places[corp] = (_cell(cell), whole_number(depth, f"{corp} stack index"))
+    if len(set(places.values())) < len(places):
         raise ValueError("two tokens share a field and a stack index")
-    return tuple(sorted(keys, key=keys.__getitem__))
+    # the market's own order (StockGrid.operating_order) of the tokens stacked as given
+    grid = Grid1842()
+    for corp, (cell, _depth) in sorted(places.items(), key=lambda item: item[1][1]):
+        grid.place(corp, cell.row, cell.col)
+    return tuple(grid.operating_order(places))
 
 
 # ----------------------------------------------------------------------------- corporations

@@ -10,7 +10,7 @@ bank's :data:`IPO` (initial offering) and :data:`POOL` (bankpool) and the compan
 Rulebook section (``shared/seeds/1862-usa-canada-ohley-rules.txt``) per function:
 
 ==============================  ============================================================
-:class:`Market` moves           Share Price Movement; Share Value Changes; Share Price Changes
+:data:`MARKET` moves            Share Price Movement; Share Value Changes; Share Price Changes
 :func:`par_position`            Buying Shares (par values by row); Starting a Public Company
 :func:`move_after_operating`    Share Price Movement (right if paid, else left; up/down at the end)
 :func:`move_after_sale`         Share Price Changes (one row down per sale, not per share)
@@ -51,11 +51,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.game.market import Cell, StockGrid
 from engine.games.checks import checked_int
 from engine.games.g1862 import economy_data as ed
 
 __all__ = [
-    "IPO", "POOL", "COMPANY", "Pos", "Square", "Market", "MARKET",
+    "IPO", "POOL", "COMPANY", "Pos", "MARKET", "square", "price_at",
     "par_position", "move_after_operating", "move_after_sale", "move_after_sold_out",
     "is_closed", "ends_game_price", "operating_order",
     "certificate_price", "Sale", "sale", "sale_refusal", "holding_limit",
@@ -79,105 +80,41 @@ _int = checked_int  # ``value`` as an int (bools refused), at least ``low``
 
 
 # ============================================================================ stock market
-@dataclass(frozen=True)
-class Square:
-    """One square of the share price index (row 0 is the rulebook's row 1)."""
-
-    row: int
-    col: int
-    price: int
-    par: bool = False
-    end: bool = False
-    closed: bool = False
+#: The share price index (row 0 is the rulebook's row 1): the engine's
+#: :class:`~engine.game.market.StockGrid`, whose two-dimensional moves are the rulebook's
+#: (right, else up at the end of a row; left, else down at its start; a move onto a
+#: missing square does not happen, which is the "no further adjustments" at the top and
+#: bottom rows).  The functions below read it by ``(row, column)`` position.
+MARKET = StockGrid(ed.MARKET)
 
 
-@dataclass(frozen=True)
-class Market:
-    """The 2-D share price index; positions are ``(row, column)``."""
-
-    squares: tuple[tuple[Square | None, ...], ...]
-
-    @classmethod
-    def from_codes(cls, rows: Sequence[Sequence[str]]) -> Market:
-        """Build from 18xx.games cell codes (``"100p"``, ``"380e"``, ``"0c"``, ``""``)."""
-        if not rows or any(not row for row in rows):
-            raise ValueError("market: needs non-empty rows")
-        out = []
-        for r, row in enumerate(rows):
-            line: list[Square | None] = []
-            for c, code in enumerate(row):
-                if not isinstance(code, str):
-                    raise ValueError(f"market[{r}][{c}]: cell code {code!r} is not a string")
-                digits = code.rstrip("pec")
-                flags = code[len(digits) :]
-                if code == "":
-                    line.append(None)
-                    continue
-                if not digits.isdigit() or len(set(flags)) != len(flags):
-                    raise ValueError(f"market[{r}][{c}]: bad cell code {code!r}")
-                line.append(Square(r, c, int(digits), "p" in flags, "e" in flags, "c" in flags))
-            out.append(tuple(line))
-        return cls(tuple(out))
-
-    def has(self, pos: Pos) -> bool:
-        r, c = pos
-        return (
-            0 <= r < len(self.squares)
-            and 0 <= c < len(self.squares[r])
-            and (self.squares[r][c] is not None)
-        )
-
-    def square(self, pos: Pos) -> Square:
-        """The square at ``pos``; ValueError if there is none."""
-        if not (isinstance(pos, tuple) and len(pos) == 2 and all(type(x) is int for x in pos)):
-            raise ValueError(f"market position must be a (row, column) pair, got {pos!r}")
-        if not self.has(pos):
-            raise ValueError(f"no market square at row {pos[0]}, column {pos[1]}")
-        return self.squares[pos[0]][pos[1]]
-
-    def price(self, pos: Pos) -> int:
-        return self.square(pos).price
-
-    # Moves.  A move onto a missing square does not happen (the token stays), which is the
-    # rulebook's "no further adjustments" at the top and bottom rows, applied to the ledges.
-    def up(self, pos: Pos) -> Pos:
-        self.square(pos)
-        above = (pos[0] - 1, pos[1])
-        return above if self.has(above) else pos
-
-    def down(self, pos: Pos) -> Pos:
-        self.square(pos)
-        below = (pos[0] + 1, pos[1])
-        return below if self.has(below) else pos
-
-    def right(self, pos: Pos) -> Pos:
-        """One square right; at the end of the row one row up instead."""
-        self.square(pos)
-        nxt = (pos[0], pos[1] + 1)
-        return nxt if self.has(nxt) else self.up(pos)
-
-    def left(self, pos: Pos) -> Pos:
-        """One square left; at the start of the row one row down instead."""
-        self.square(pos)
-        prv = (pos[0], pos[1] - 1)
-        return prv if self.has(prv) else self.down(pos)
+def square(pos: Pos, market: StockGrid = MARKET) -> Cell:
+    """The square at ``pos``; ValueError if there is none."""
+    if not (isinstance(pos, tuple) and len(pos) == 2 and all(type(x) is int for x in pos)):
+        raise ValueError(f"market position must be a (row, column) pair, got {pos!r}")
+    found = market.cell(*pos)
+    if found is None:
+        raise ValueError(f"no market square at row {pos[0]}, column {pos[1]}")
+    return found
 
 
-MARKET = Market.from_codes(ed.MARKET)
+def price_at(pos: Pos, market: StockGrid = MARKET) -> int:
+    """The share price of the square at ``pos``."""
+    return square(pos, market).price
 
 
-def par_position(par: int, market: Market = MARKET) -> Pos:
+def par_position(par: int, market: StockGrid = MARKET) -> Pos:
     """Market square of par value ``par`` (its row per the rulebook's par table)."""
     if par not in ed.PAR_ROWS:
         raise ValueError(f"par value {par!r} is not one of {sorted(ed.PAR_ROWS)}")
     row = ed.PAR_ROWS[par]
-    for sq in market.squares[row]:
+    for sq in market.cells[row]:
         if sq is not None and sq.par and sq.price == par:
             return (sq.row, sq.col)
     raise ValueError(f"market has no par square {par} in row {row + 1}")
 
 
-def move_after_operating(pos: Pos, revenue: int, pays: bool, market: Market = MARKET) -> Pos:
+def move_after_operating(pos: Pos, revenue: int, pays: bool, market: StockGrid = MARKET) -> Pos:
     """Share price after a floated company's turn: right if it pays a dividend, else left.
 
     A company with no income cannot pay; it "fails to pay a dividend" and falls (literal
@@ -188,22 +125,25 @@ def move_after_operating(pos: Pos, revenue: int, pays: bool, market: Market = MA
         raise ValueError(f"pays must be True or False, got {pays!r}")
     if pays and revenue == 0:
         raise ValueError("revenue 0 cannot be paid out as a dividend")
-    return market.right(pos) if pays else market.left(pos)
+    square(pos, market)
+    return market.step(None, "right" if pays else "left", pos)
 
 
-def move_after_sale(pos: Pos, market: Market = MARKET) -> Pos:
+def move_after_sale(pos: Pos, market: StockGrid = MARKET) -> Pos:
     """One row down for one sale, however many shares it includes."""
-    return market.down(pos)
+    square(pos, market)
+    return market.step(None, "down", pos)
 
 
-def move_after_sold_out(pos: Pos, market: Market = MARKET) -> Pos:
+def move_after_sold_out(pos: Pos, market: StockGrid = MARKET) -> Pos:
     """End of a stock round, no share left in the initial offering or bankpool: one row up."""
-    return market.up(pos)
+    square(pos, market)
+    return market.step(None, "up", pos)
 
 
-def is_closed(pos: Pos, market: Market = MARKET) -> bool:
+def is_closed(pos: Pos, market: StockGrid = MARKET) -> bool:
     """Is ``pos`` the bottom-left "closed" square (the company is out of the game)?"""
-    return market.square(pos).closed
+    return square(pos, market).close
 
 
 def ends_game_price(price: int) -> bool:
@@ -211,7 +151,9 @@ def ends_game_price(price: int) -> bool:
     return _int(price, "price") > ed.GAME_END_PRICE_ABOVE
 
 
-def operating_order(markers: Mapping[str, tuple[Pos, int]], market: Market = MARKET) -> list[str]:
+def operating_order(
+    markers: Mapping[str, tuple[Pos, int]], market: StockGrid = MARKET
+) -> list[str]:
     """Companies in operating order.
 
     Parameters
@@ -223,13 +165,18 @@ def operating_order(markers: Mapping[str, tuple[Pos, int]], market: Market = MAR
     Highest price first; on one square the uppermost marker first; equal prices on
     different squares: the square further right first.
     """
-    keys = {}
+    arrivals = {}
     for sym, value in markers.items():
         if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], tuple)):
             raise ValueError(f"marker of {sym!r} must be (position, arrival), got {value!r}")
         pos, stamp = value
-        keys[sym] = (-market.price(pos), -pos[1], _int(stamp, f"arrival of {sym!r}", None))
-    return sorted(keys, key=keys.__getitem__)
+        square(pos, market)
+        arrivals[sym] = (pos, _int(stamp, f"arrival of {sym!r}", None))
+    # the market's own order (StockGrid.operating_order) of the markers stacked as they came
+    grid = StockGrid(ed.MARKET)
+    for sym, (pos, _stamp) in sorted(arrivals.items(), key=lambda item: item[1][1]):
+        grid.place(sym, *pos)
+    return grid.operating_order(arrivals)
 
 
 # ============================================================================ shares
@@ -255,7 +202,7 @@ class Sale:
     position: Pos  # the company's market position after the sale
 
 
-def sale(pos: Pos, percents: Sequence[int], floated: bool, market: Market = MARKET) -> Sale:
+def sale(pos: Pos, percents: Sequence[int], floated: bool, market: StockGrid = MARKET) -> Sale:
     """Sell ordinary certificates (``percents``, 10 or 5 each) of one company at once.
 
     The marker moves one row down for the sale; the seller gets the price before the move
@@ -269,7 +216,7 @@ def sale(pos: Pos, percents: Sequence[int], floated: bool, market: Market = MARK
     if not isinstance(floated, bool):
         raise ValueError(f"floated must be True or False, got {floated!r}")
     after = move_after_sale(pos, market)
-    price = market.price(pos if floated else after)
+    price = price_at(pos if floated else after, market)
     return Sale(price, sum(certificate_price(price, p) for p in percents), after)
 
 
