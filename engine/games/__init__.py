@@ -264,14 +264,7 @@ def read_save(source: str | Path | dict) -> tuple[dict, str]:
     else:
         where = str(source)
         data = parse_json(read_text(source, "save file"), where)
-    if not isinstance(data, dict):
-        raise ValueError(f"{where}: a save is a JSON object")
-    for key in ("title", "players", "actions"):
-        if key not in data:
-            raise ValueError(f"{where}: not a game save (no {key!r})")
-    if not isinstance(data["actions"], list):
-        raise ValueError(f"{where}: 'actions' must be a list")
-    return data, where
+    return _record.check_game_log(data, where, "a game save"), where
 
 
 # ---------------------------------------------------------------------------------- readers

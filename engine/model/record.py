@@ -26,6 +26,7 @@ __all__ = [
     "ReplayError",
     "Record",
     "load_record",
+    "check_game_log",
     "filter_actions",
     "record_seed",
 ]
@@ -88,6 +89,30 @@ def record_seed(data: dict) -> int:
         raise ReplayError(f"settings.seed must be a number, got {seed!r}") from None
 
 
+def check_game_log(data: Any, where: str, kind: str) -> dict:
+    """``data`` if it holds what every log of a game holds (an 18xx.games export, a ``play
+    --save`` file): a JSON object with a ``title``, a list of ``players`` and a list of
+    action objects (each with a ``type``).
+
+    Raises
+    ------
+    ReplayError
+        Naming ``where`` and the missing item (``kind`` says what ``data`` should be).
+    """
+    if not isinstance(data, dict):
+        raise ReplayError(f"{where}: not {kind} (expected a JSON object)")
+    for key in ("title", "actions", "players"):
+        if key not in data:
+            raise ReplayError(f"{where}: not {kind} (no {key!r})")
+    if not isinstance(data["players"], list):
+        raise ReplayError(f"{where}: 'players' must be a list")
+    if not isinstance(data["actions"], list) or not all(
+        isinstance(a, dict) and "type" in a for a in data["actions"]
+    ):
+        raise ReplayError(f"{where}: 'actions' must be a list of action objects")
+    return data
+
+
 def load_record(source: str | Path | dict, name: str | None = None) -> Record:
     """Load and check a game export.
 
@@ -117,17 +142,7 @@ def load_record(source: str | Path | dict, name: str | None = None) -> Record:
         except JSONInputError as exc:
             raise ReplayError(str(exc)) from None
         name = name or path.stem
-    if not isinstance(data, dict):
-        raise ReplayError(f"{where}: not an 18xx.games game export (expected a JSON object)")
-    for key in ("title", "actions", "players"):
-        if key not in data:
-            raise ReplayError(f"{where}: not an 18xx.games game export (no {key!r})")
-    if not isinstance(data["players"], list):
-        raise ReplayError(f"{where}: 'players' must be a list")
-    if not isinstance(data["actions"], list) or not all(
-        isinstance(a, dict) and "type" in a for a in data["actions"]
-    ):
-        raise ReplayError(f"{where}: 'actions' must be a list of action objects")
+    check_game_log(data, where, "an 18xx.games game export")
     title = str(data["title"])
     players = []
     for p in data["players"]:

@@ -286,14 +286,12 @@ class Service:
 
     async def timeline(self, doc_id: str) -> dict:
         doc = self._record_doc(doc_id)
-        return await self.memo(("timeline", doc_id), lambda: self._job(work.timeline, doc.data))
+        return await self._cached_job(("timeline", doc_id), True, work.timeline, doc.data)
 
     async def history(self, doc_id: str, time_limit: float) -> dict:
         doc = self._record_doc(doc_id)
-        return await self.memo(
-            ("history", doc_id, time_limit),
-            lambda: self._job(work.history, doc.data, time_limit),
-        )
+        return await self._cached_job(("history", doc_id, time_limit), True, work.history,
+                                      doc.data, time_limit)  # fmt: skip
 
     async def _job(self, fn, *args):
         """Run a pool job; a refusal of the engine becomes a 400."""
@@ -310,6 +308,13 @@ class Service:
             raise ApiError(400, "the document is nested too deeply") from None
         except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
             raise ApiError(400, _one_line(exc)) from None
+
+    async def _cached_job(self, key: tuple, cache: bool, fn, *args):
+        """:meth:`_job` of ``fn(*args)``, through :meth:`memo` under ``key`` unless
+        ``cache`` is False (a request that asks for a fresh run)."""
+        if not cache:
+            return await self._job(fn, *args)
+        return await self.memo(key, lambda: self._job(fn, *args))
 
     def _game_at(self, doc: Document, action: int | None):
         """The replay of ``doc`` stopped just before ``action`` (cached) and its lock."""
@@ -466,13 +471,7 @@ class Service:
     async def solution(self, t: Target, time_limit: float, cache: bool = True):
         """The routing solution of a target (cached per target and time limit)."""
         key = ("solve", t.doc, t.action, t.company, float(time_limit))
-
-        async def make():
-            return await self._job(work.solve_problem, t.problem, float(time_limit))
-
-        if not cache:
-            return await make()
-        return await self.memo(key, make)
+        return await self._cached_job(key, cache, work.solve_problem, t.problem, float(time_limit))
 
     def solution_dict(self, t: Target, solution) -> dict:
         net = t.problem.network
@@ -643,14 +642,9 @@ class Service:
     async def analysis(self, t: Target, kinds: tuple[str, ...], time_limit: float,
                        cache: bool = True) -> dict:  # fmt: skip
         key = ("analyse", t.doc, t.action, t.company, kinds, float(time_limit))
-
-        async def make():
-            position, company = analysis_input(t)
-            return await self._job(work.analyse, position, company, kinds, float(time_limit))
-
-        if not cache:
-            return await make()
-        return await self.memo(key, make)
+        position, company = analysis_input(t)
+        return await self._cached_job(key, cache, work.analyse, position, company, kinds,
+                                      float(time_limit))  # fmt: skip
 
     # ------------------------------------------------------------------ drawing
     def render(self, t: Target, routes: list[tuple[str, list[int]]], caption: str,
