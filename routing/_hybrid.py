@@ -58,15 +58,39 @@ _PARTIAL_PACK_SHARE = 0.05
 _PARTIAL_PACK_SECONDS = 1.0
 
 
-def _caps(en: Enumerated) -> dict[int, int]:
-    """Proven caps on each train's route value before the multiplier, from the types whose
-    enumeration completed (their best variant includes any route-set claims, so it is at
-    least the route value times the multiplier)."""
-    caps = {}
-    for slot, train in enumerate(en.c.problem.trains):
+def _caps(en: Enumerated) -> tuple[dict[int, int], dict[int, tuple[int, int]]]:
+    """Proven caps from the types whose enumeration completed: per train, its route value
+    before the multiplier (the best variant claiming no route-set bonus), and its earnings
+    (route value times the multiplier plus the route-set bonuses it claims) without a
+    longest-route claim and in any case (``routing.cpsat_model.build_model``)."""
+    problem = en.c.problem
+    n_lr = len(problem.rules.longest_route_bonuses)
+    every = (1 << len(en.c.claim_names)) - 1
+    caps, claim_caps = {}, {}
+    for slot, train in enumerate(problem.trains):
         if en.type_complete(slot):
-            caps[slot] = en.best_value(slot) // (train.multiplier * train.runs)
-    return caps
+            caps[slot] = en.best_value_without(slot, every) // (train.multiplier * train.runs)
+            without = en.best_value_without(slot, (1 << n_lr) - 1)
+            claim_caps[slot] = (without, en.best_value(slot))
+    return caps, claim_caps
+
+
+def _seeds(en: Enumerated) -> list:
+    """With a longest-route bonus, each completely enumerated type's best route that claims
+    none: when another train collects that bonus, such a route often belongs to an optimal
+    route set, and CP-SAT completes it with the other trains in a small solve."""
+    problem = en.c.problem
+    n_lr = len(problem.rules.longest_route_bonuses)
+    if not any(b.per_stop > 0 for b in problem.rules.longest_route_bonuses):
+        return []
+    seeds, seen = [], set()
+    for slot in range(len(problem.trains)):
+        if en.type_complete(slot) and en.type_of[slot] not in seen:
+            seen.add(en.type_of[slot])
+            route = en.best_route_without(slot, (1 << n_lr) - 1)
+            if route is not None:
+                seeds.append(route)
+    return seeds
 
 
 def solve_auto(
@@ -171,13 +195,16 @@ def _solve_auto(
     if best < nb_bound and (remaining is None or remaining > 0.05) and not requested():
         from .cpsat import solve_cpsat
 
+        caps, claim_caps = _caps(en)
         cp = solve_cpsat(
             problem,
             time_limit=remaining,
             num_workers=num_workers,
             seed=seed,
             hint=results,
-            known_caps=_caps(en),
+            known_caps=caps,
+            known_claim_caps=claim_caps,
+            seeds=_seeds(en),
             min_total=best if use_min_total and best > 0 else None,
         )
         stats.update({"cpsat_total": cp.total, "cpsat_bound": cp.bound,

@@ -142,6 +142,21 @@ class Enumerated:
         r = self.routes[self.type_of[slot]]
         return int(r.value[0]) if r.n else 0
 
+    def best_value_without(self, slot: int, claims: int) -> int:
+        """The best variant value (multiplier and route-set claims included) of the train in
+        ``slot`` among the variants claiming none of the route-set bonuses in the bit mask
+        ``claims`` (bit ``f``: ``c.claim_names[f]``); 0 if there is none."""
+        r = self.routes[self.type_of[slot]]
+        ok = (r.claims[: r.n] & claims) == 0
+        return int(r.value[: r.n][ok].max()) if ok.any() else 0
+
+    def best_route_without(self, slot: int, claims: int) -> RouteResult | None:
+        """The route of the best variant counted by :meth:`best_value_without`, as the
+        train in ``slot`` alone would run it (``None`` if there is none)."""
+        r = self.routes[self.type_of[slot]]
+        ok = np.flatnonzero((r.claims[: r.n] & claims) == 0)
+        return _route_result(self.c, self.c.problem, slot, r, int(ok[0])) if ok.size else None
+
     def valid_bound(self) -> int:
         """An upper bound on the optimum that holds even when some enumeration was cut
         short: a completely enumerated type's best variant (route-set claims included)

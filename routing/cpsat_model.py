@@ -67,6 +67,10 @@ class _Builder:
         self.m = cp_model.CpModel()
         self.node_bonus = self.rules.node_bonus_map()
         self.live_cache: dict[tuple, tuple[list[int], list[Link]]] = {}
+        # Per train: the route-set bonus gains it collects and its longest-route claims
+        # (for the claim-aware caps of build_model).
+        self.gains: dict[int, list[cp_model.LinearExprT]] = {}
+        self.lr_claims: dict[int, list[cp_model.IntVar]] = {}
 
     def stop_value(self, v: int) -> int:
         return int(self.net.node_value[v]) + self.node_bonus.get(v, 0)
@@ -392,6 +396,7 @@ class _Builder:
         m, net, rules = self.m, self.net, self.rules
         running = [tm for tm in tms if tm.nodes]
         terms = [tm.factor * tm.value for tm in running]
+        train_of = {tm.index: self.p.trains[tm.index] for tm in running}
         # Disjoint track.
         seg_use: dict[int, list[cp_model.IntVar]] = {}
         for tm in running:
@@ -437,14 +442,20 @@ class _Builder:
                     continue
                 claim = m.new_bool_var(f"t{tm.index}_lr{k}")
                 claims.append(claim)
-                for v in eligible:
-                    # y = visit AND claim, linearised; the objective pushes y up.
-                    y = m.new_bool_var(f"t{tm.index}_lr{k}_{v}")
-                    m.add_implication(y, claim)
-                    m.add_implication(y, tm.visit[v])
-                    terms.append(bonus.per_stop * y)
+                # The claimed count n = claim * (eligible stops visited), linearised as
+                # n <= visited and n <= cap * claim (the objective pushes n up).  Unlike one
+                # "y = visit AND claim" literal per stop, whose implications CP-SAT keeps out
+                # of its LP below linearization level 2, both rows stay linear, so the LP
+                # sees that only one route collects the bonus.
+                cap = min(len(eligible), self.max_stops(tm, train_of[tm.index]))
+                n = m.new_int_var(0, cap, f"t{tm.index}_lr{k}_n")
+                m.add(n <= sum(tm.visit[v] for v in eligible))
+                m.add(n <= cap * claim)
+                terms.append(bonus.per_stop * n)
+                self.gains.setdefault(tm.index, []).append(bonus.per_stop * n)
+                self.lr_claims.setdefault(tm.index, []).append(claim)
             if len(claims) > 1:
-                m.add_at_most_one(claims)
+                m.add(sum(claims) <= 1)
         hexes: dict[int, cp_model.LinearExprT] = {}
         for k, bonus in enumerate(rules.bonus_routes):
             if bonus.amount <= 0:
@@ -461,6 +472,7 @@ class _Builder:
                 claims.append(claim)
                 if bonus.per_hex == 0:
                     terms.append(bonus.amount * claim)
+                    self.gains.setdefault(tm.index, []).append(bonus.amount * claim)
                     continue
                 if tm.index not in hexes:
                     hexes[tm.index] = self.hex_count(tm)
@@ -468,11 +480,22 @@ class _Builder:
                 m.add(gain <= bonus.amount * claim)
                 m.add(gain <= bonus.amount - bonus.per_hex * hexes[tm.index]).only_enforce_if(claim)
                 terms.append(gain)
+                self.gains.setdefault(tm.index, []).append(gain)
             if len(claims) > 1:
                 m.add_at_most_one(claims)
         self.symmetry(tms)
         self.parallel_links(running)
         return cp_model.LinearExpr.sum(terms)
+
+    def max_stops(self, tm: TrainModel, train: Train) -> int:
+        """Most stops a route of ``train`` can visit: every live stop it may skip or
+        designate (rule 10 puts no limit on those) plus at most the rows' visit caps of
+        the others."""
+        free = train.skip | train.designated_kind
+        stops = [v for v in tm.nodes if self.is_stop(v)]
+        n_free = sum(1 for v in stops if free & _bit(int(self.net.node_kind[v])))
+        room = sum(min(r.visit, len(stops)) for r in train.rows)
+        return n_free + min(len(stops) - n_free, room)
 
     def parallel_links(self, running: list[TrainModel]) -> None:
         """Order interchangeable parallel links: two links between the same circuit nodes
@@ -572,11 +595,25 @@ def parallel_groups(
     return [sorted(keys) for keys in groups.values() if len(keys) > 1], holders
 
 
-def build_model(problem: Problem, caps: dict[int, int] | None = None) -> RouteSetModel:
+def build_model(
+    problem: Problem,
+    caps: dict[int, int] | None = None,
+    claim_caps: dict[int, tuple[int, int]] | None = None,
+) -> RouteSetModel:
     """Build the CP-SAT model of ``problem`` (see :mod:`routing.cpsat`).
 
-    ``caps`` maps a train index to a proven upper bound on its route value (before the
-    multiplier); it is added as a redundant constraint that tightens the relaxation.
+    Parameters
+    ----------
+    problem : Problem
+    caps : dict, optional
+        Train index -> a proven upper bound on its route value (before the multiplier);
+        added as a redundant constraint that tightens the relaxation.
+    claim_caps : dict, optional
+        Train index -> ``(without, with_)``: proven upper bounds on the train's earnings
+        (route value times the multiplier plus the route-set bonuses it claims) when it
+        claims no longest-route bonus (``without``) and in any case (``with_``).  Added as
+        ``earnings <= without + (with_ - without) * (longest-route claims)``, which lets
+        the relaxation see that only one route collects a longest-route bonus.
     """
     b = _Builder(problem)
     tms = [b.train(t, train) for t, train in enumerate(problem.trains)]
@@ -584,6 +621,15 @@ def build_model(problem: Problem, caps: dict[int, int] | None = None) -> RouteSe
     for t, cap in (caps or {}).items():
         if tms[t].nodes:
             b.m.add(tms[t].value <= cap)
+    for t, (without, with_) in (claim_caps or {}).items():
+        tm = tms[t]
+        if not tm.nodes:
+            continue
+        earn = tm.factor * tm.value + cp_model.LinearExpr.sum(b.gains.get(t, []))
+        claims = cp_model.LinearExpr.sum(b.lr_claims.get(t, []))
+        # Claiming k >= 1 longest-route bonuses leaves the right side >= with_; claiming
+        # none leaves without.  with_ >= without, as it bounds a superset of route sets.
+        b.m.add(earn <= without + max(0, with_ - without) * claims)
     b.m.maximize(objective)
     return RouteSetModel(b.m, tms, objective)
 
@@ -637,12 +683,13 @@ def _route_hint(tm: TrainModel, nodes, segs, counted, designated):
     return values, used
 
 
-def add_hint(problem: Problem, rsm: RouteSetModel, routes) -> int:
+def add_hint(problem: Problem, rsm: RouteSetModel, routes, *, fix: bool = False) -> int:
     """Give CP-SAT a known route set (``routing.RouteResult`` objects) as a solution hint.
 
     The hint obeys the model's symmetry breaking: routes of identical trains are handed out
     by decreasing value, and interchangeable parallel links are renamed so that the used
-    ones come first.  Returns the number of trains hinted.
+    ones come first.  With ``fix`` the trains given a route are instead constrained to run
+    it (and the others are left free).  Returns the number of trains hinted.
     """
     claim_names = {b.name for b in problem.rules.longest_route_bonuses}
     claim_names |= {b.name for b in problem.rules.bonus_routes}
@@ -691,7 +738,7 @@ def add_hint(problem: Problem, rsm: RouteSetModel, routes) -> int:
             parts[t][1][j] = (new_k, parts[t][1][j][1])
     values: dict[int, tuple] = {}
     for tm in running:
-        if tm.index not in parts:
+        if tm.index not in parts or (fix and tm.index not in assigned):
             continue
         part, used = parts[tm.index]
         arcs = {2 * k + (0 if entry == tm.links[k].u else 1) for k, entry in used}
@@ -699,5 +746,8 @@ def add_hint(problem: Problem, rsm: RouteSetModel, routes) -> int:
         for a, (*_, lit) in enumerate(tm.arcs):
             values.setdefault(lit.index, (lit, 1 if a in arcs else 0))
     for lit, val in values.values():
-        rsm.model.add_hint(lit, bool(val))
+        if fix:
+            rsm.model.add(lit == int(bool(val)))
+        else:
+            rsm.model.add_hint(lit, bool(val))
     return len(parts)

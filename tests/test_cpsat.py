@@ -12,6 +12,7 @@ import importlib.util
 from itertools import pairwise
 
 import pytest
+from ortools.sat.python import cp_model
 
 from routing import (
     BonusRoute,
@@ -29,6 +30,7 @@ from routing import (
     solve,
 )
 from routing.cpsat import score_routes, solve_cpsat
+from routing.cpsat_model import build_model
 from routing.cpsat_presolve import live_graph
 
 CITY, TOWN, OFF, PORT, MINE = (
@@ -409,6 +411,47 @@ def test_longest_route_bonus_goes_to_one_route():
     rules = Rules.make(longest_route_bonuses=[LongestRouteBonus(10, name="mail")])
     got = _check(Problem(b.build(), (Train.unlimited("D"), Train.n("2", 2)), rules), 180, "mail")
     assert sum(r.bonuses.get("mail", 0) for r in got.routes) == 40
+
+
+def _mail_race():
+    """Five towns (10 each) in a line and two cities (50 each) joined; a D and a 2-train;
+    mail 10 per visited stop of one route."""
+    b = NetworkBuilder()
+    towns = [b.add_stop(TOWN, 10, hex=f"t{i}") for i in range(5)]
+    cities = [b.add_stop(CITY, 50, hex=f"c{i}") for i in range(2)]
+    tsegs = [b.add_segment(u, w, hex="t") for u, w in pairwise(towns)]
+    b.add_segment(cities[0], cities[1], hex="c")
+    rules = Rules.make(longest_route_bonuses=[LongestRouteBonus(10, name="mail")])
+    problem = Problem(b.build(), (Train.unlimited("D"), Train.n("2", 2)), rules)
+    return problem, towns, tsegs
+
+
+def test_longest_route_claim_caps_keep_the_optimum():
+    # D on the towns (50) and the 2-train on the cities (100), mail on D's 5 stops (50):
+    # 200.  The other way round: 100 + 20 + mail 20 = 140.  Earnings caps (route value plus
+    # route-set bonuses): D without mail 100 (the cities), with 120 (cities 100 + mail 20;
+    # the towns give 50 + 50); the 2-train 100 and 120 alike.  The claim-aware rows then
+    # bound the total by max(120 + 100, 100 + 120) = 220 >= 200, and the optimum stays.
+    problem, towns, tsegs = _mail_race()
+    rsm = build_model(problem, claim_caps={0: (100, 120), 1: (100, 120)})
+    solver = cp_model.CpSolver()
+    assert solver.solve(rsm.model) == cp_model.OPTIMAL
+    assert round(solver.objective_value) == 200
+    # Caps one below the D's true earnings with mail cut the optimum, so the rows bind.
+    rsm = build_model(problem, claim_caps={0: (90, 99), 1: (100, 120)})
+    assert solver.solve(rsm.model) == cp_model.OPTIMAL
+    assert round(solver.objective_value) < 200
+    got = _check(problem, 200, "mail-race")
+    assert [r.bonuses.get("mail", 0) for r in got.routes] == [50, 0]
+
+
+def test_seed_route_is_completed_and_kept_exact():
+    # Seeding the D's town route (50 + mail 50) lets the completion add the 2-train on the
+    # cities (100): 200, the optimum, still proven by the main solve.
+    problem, towns, tsegs = _mail_race()
+    seed = score_routes(problem, [(0, towns, tsegs, towns, None)])
+    got = solve_cpsat(problem, time_limit=30, seeds=seed)
+    assert got.optimal and got.total == got.bound == 200
 
 
 def test_bonus_route_pays_amount_minus_hexes():
