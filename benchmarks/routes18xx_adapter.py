@@ -86,6 +86,10 @@ class NotApplicableError(ValueError):
 
 @dataclass
 class Routes18xxResult:
+    """routes-18xx's answer: its total, the seconds it took, and per route ``train`` (its
+    name, e.g. ``7 / 8``), ``hexes`` (every hex it passes, in order), ``value`` and ``stops``
+    (the hexes of its stops, in order)."""
+
     total: int
     seconds: float
     routes: list[dict] = field(default_factory=list)
@@ -295,7 +299,11 @@ def solve_files(directory: str | Path) -> Routes18xxResult:
         raise NotApplicableError(f"routes-18xx rejects the position: {exc}") from exc
     best = find_best_routes(game, board, in_play, in_play[meta["railroad"]])
     seconds = time.perf_counter() - t0
-    routes = [{"train": str(r.train), "hexes": str(r), "value": int(r.value)} for r in best]
+    routes = [
+        {"train": str(r.train), "hexes": str(r), "value": int(r.value),
+         "stops": [str(tile.cell) for tile in r.stops]}
+        for r in best
+    ]  # fmt: skip
     return Routes18xxResult(int(best.value), seconds, routes)
 
 

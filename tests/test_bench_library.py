@@ -22,14 +22,21 @@ from engine.app.bench_library import (
     BUDGET_BYTES,
     CERTIFY_LIMIT,
     TIERS,
+    LibraryError,
     build,
     load_tier,
+    rebuild_run,
     tier_path,
     write_tier,
 )
 from engine.app.cli import cli
 from engine.app.report import replay
-from routing.instance import instance_hash, problem_from_instance
+from routing.instance import (
+    canonical_json,
+    instance_hash,
+    problem_from_instance,
+    problem_to_instance,
+)
 
 HERE = Path(__file__).parent
 
@@ -85,6 +92,29 @@ def test_the_library_fits_its_budget_and_rewrites_to_the_same_bytes(tiers, tmp_p
         assert again.read_bytes() == tier_path(tier).read_bytes(), tier
         # no time stamp in the gzip header
         assert tier_path(tier).read_bytes()[4:8] == b"\0\0\0\0"
+
+
+@pytest.mark.parametrize("provenance", [
+    "record 1846/1846_game_end_reason_bankrupt.json action 52 B&O",
+    "bot 1846 players 4 seed 1 action 104 PRR",
+])  # fmt: skip
+def test_a_real_run_is_rebuilt_from_its_provenance(tiers, provenance):
+    (entry,) = [e for e in tiers["real"] if e.provenance == provenance]
+    position, problem, company = rebuild_run(provenance)
+    assert company == entry.instance["company"] == position.company
+    assert canonical_json(problem_to_instance(problem, company=company)) == canonical_json(
+        entry.instance
+    )
+
+
+@pytest.mark.parametrize(("provenance", "message"), [
+    ("routing.synthetic.synthetic_problem trains=2 seed=0", "not a record or bot run"),
+    ("record 1846/nosuch.json action 5 PRR", "no record 1846/nosuch.json"),
+    ("record 1846/222264.json action 99999 PRR", "the replay has no such run"),
+])  # fmt: skip
+def test_a_provenance_of_no_run_is_named(provenance, message):
+    with pytest.raises(LibraryError, match=message):
+        rebuild_run(provenance)
 
 
 def test_an_instance_reads_back_as_its_problem(tiers):
@@ -143,6 +173,60 @@ def worse_by_one_route(problem, time_limit):
             "routes": [{"train": r.train, "nodes": list(r.nodes)} for r in routes]}  # fmt: skip
 
 
+SKIPPING_SCRIPT = """
+    import os, sys
+    sys.stdin.read()
+    print("no thanks:", os.environ["EIGHTEEN_INSTANCE_ID"], os.environ["EIGHTEEN_PROVENANCE"],
+          file=sys.stderr)
+    sys.exit(3)
+"""
+
+
+def test_a_command_exiting_3_is_skipped_and_gets_the_provenance(tiers, tmp_path):
+    entries = tiers["tiny"][:2]
+    spec = _script(tmp_path, SKIPPING_SCRIPT)
+    outcomes = bh.run_bench(bh.solver_from_spec(spec), entries, 20.0)
+    assert [o.status for o in outcomes] == ["skipped", "skipped"]
+    assert [o.message for o in outcomes] == [f"no thanks: {e.id} {e.provenance}" for e in entries]
+    (summary,) = bh.summarise(outcomes)
+    assert summary.counts["skipped"] == 2 and summary.counts["solved"] == 0
+    assert summary.median == summary.max == 0.0  # skips are left out of the times
+    out = _run("bench", "--tier", "tiny", "--id", entries[0].id, "--id", entries[1].id,
+               "--solver", spec, "--solver", "auto",
+               "--csv", tmp_path / "b.csv", "--plot", "", env={"COLUMNS": "200"})  # fmt: skip
+    assert out.exit_code == 0, out.output  # only skipped: nothing wrong or failed
+    assert "skipped" in out.output and "Traceback" not in out.output
+    rows = (tmp_path / "b.csv").read_text().splitlines()
+    assert sum(",skipped," in r for r in rows) == 2 and sum(",solved," in r for r in rows) == 2
+
+
+def not_applicable(problem, time_limit):
+    """A solver for the tests that takes no instance."""
+    raise bh.NotApplicable("only boards with ports")
+
+
+def test_a_function_raising_not_applicable_is_skipped(tiers):
+    solver = bh.solver_from_spec("tests.test_bench_library:not_applicable")
+    (outcome,) = bh.run_bench(solver, tiers["tiny"][:1], 5.0)
+    assert (outcome.status, outcome.message) == ("skipped", "only boards with ports")
+
+
+def test_match_selects_by_provenance(tiers, tmp_path):
+    real = tiers["real"]
+    chosen = bh.pick(real, match=["record 1846/19962.json "])
+    assert chosen and all(e.provenance.startswith("record 1846/19962.json ") for e in chosen)
+    assert len(chosen) == sum("record 1846/19962.json " in e.provenance for e in real)
+    both = bh.pick(real, match=["record 1846/19962.json ", "bot 1846 "])
+    assert len(both) == len(chosen) + sum(e.provenance.startswith("bot 1846 ") for e in real)
+    assert len(bh.pick(real, sample=3, match=["bot 1846 "])) == 3
+    out = _run("bench", "--match", "record 1846/19962.json action 283 ", "--solver", "auto",
+               "--csv", tmp_path / "b.csv", "--plot", "")  # fmt: skip
+    assert out.exit_code == 0, out.output
+    rows = (tmp_path / "b.csv").read_text().splitlines()
+    (entry,) = [e for e in real if e.provenance == "record 1846/19962.json action 283 B&O"]
+    assert len(rows) == 2 and f",{entry.id},solved," in rows[1]
+
+
 def test_a_worse_answer_is_wrong_with_a_reproducer(tiers, tmp_path):
     entry = next(e for e in tiers["tiny"] if e.optimum > 0)
     spec = "tests.test_bench_library:worse_by_one_route"
@@ -195,6 +279,11 @@ def test_a_broken_command_solver_is_named(tiers, tmp_path, body, status, message
     (["--id", "real-000000000000", "--solver", "auto"], 1,
      "Error: instance 'real-000000000000' is not in the tier"),
     (["--sample", "0", "--solver", "auto"], 2, "Invalid value for '--sample'"),
+    (["--match", "", "--solver", "auto"], 2, "Invalid value for '--match'"),
+    (["--match", "record 1846/", "--match", " ", "--solver", "auto"], 2,
+     "Invalid value for '--match'"),
+    (["--match", "record 9999/", "--solver", "auto"], 1,
+     "Error: no instance in the tier has 'record 9999/' in its provenance"),
 ])  # fmt: skip
 def test_bad_arguments_give_one_line(args, code, message, tmp_path):
     out = _run("bench", *args, "--csv", tmp_path / "b.csv", "--plot", "")

@@ -6,10 +6,16 @@ A solver is named by a :func:`solver_from_spec` string:
   worker), ``oracle`` (the brute force of ``tests/naive.py``; a source checkout only, and
   only sensible on the tiny tier);
 * ``module:function``: a Python function ``function(problem, time_limit)`` returning a
-  :class:`routing.Solution` or a solution document;
+  :class:`routing.Solution` or a solution document; it raises :class:`NotApplicable` for an
+  instance it does not take;
 * any other string: a command, run once per instance with the instance document on
   standard input; it prints a solution document on standard output and must finish within
-  the time limit (it is killed then, and the instance counts as unsolved).
+  the time limit (it is killed then, and the instance counts as unsolved).  Its environment
+  also holds ``EIGHTEEN_TIME_LIMIT`` (seconds), ``EIGHTEEN_INSTANCE_ID`` (the entry's id)
+  and ``EIGHTEEN_PROVENANCE`` (the entry's provenance line, e.g. ``record 1846/3099.json
+  action 543 PRR``), so that an adapter can rebuild the position an instance came from.  A
+  command that does not take the instance exits with status :data:`SKIP_STATUS` (3), the
+  reason on the last line of its standard error.
 
 Every answer is checked: its routes with :func:`routing.validate`, its total against their
 score and against the instance's certified optimum.  An answer is
@@ -18,7 +24,10 @@ score and against the instance's certified optimum.  An answer is
 ``unsolved``    no answer in time, or a lower total that the solver says is not proven;
 ``wrong``       illegal routes, a total that is not their score, a total above the certified
                 optimum, or below it without the solver saying it is not proven;
-``failed``      the solver crashed or printed something that is not a solution document.
+``failed``      the solver crashed or printed something that is not a solution document;
+``skipped``     the solver says the instance is not one it takes (exit status 3, or
+                :class:`NotApplicable`): never counted wrong or failed, and left out of the
+                times.
 
 A wrong answer names the instance and the command that reruns just that instance.
 """
@@ -57,7 +66,10 @@ from routing.instance import (
 
 __all__ = [
     "BUILT_IN",
+    "SKIP_STATUS",
+    "STATUSES",
     "SolverError",
+    "NotApplicable",
     "Solver",
     "Outcome",
     "Summary",
@@ -75,11 +87,18 @@ BUILT_IN = ("auto", "numba", "cpsat", "oracle")
 #: Default seconds per instance.
 DEFAULT_LIMIT = 30.0
 _MODULE_FUNCTION = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
-STATUSES = ("solved", "unsolved", "wrong", "failed")
+STATUSES = ("solved", "unsolved", "wrong", "failed", "skipped")
+#: The exit status by which a command solver says an instance is not one it takes.
+SKIP_STATUS = 3
 
 
 class SolverError(ValueError):
     """A solver spec that names nothing runnable; the message names it."""
+
+
+class NotApplicable(Exception):  # noqa: N818 - a verdict, not an error
+    """Raised by a ``module:function`` solver for an instance it does not take (the message
+    says why); the instance counts as ``skipped``."""
 
 
 # ---------------------------------------------------------------------------------- solvers
@@ -91,6 +110,7 @@ class Answer:
     seconds: float
     failure: str | None = None  # crashed or garbage
     timed_out: bool = False
+    skipped: str | None = None  # the solver does not take the instance: why
 
 
 @dataclass
@@ -128,6 +148,8 @@ def _in_process(spec: str, fn: Callable[[routing.Problem, float], Any]) -> Solve
         t0 = time.perf_counter()
         try:
             out = fn(problem, limit)
+        except NotApplicable as exc:
+            return Answer(None, time.perf_counter() - t0, skipped=str(exc) or "not applicable")
         except Exception as exc:  # noqa: BLE001 - a crashing solver is a result, not our crash
             return Answer(None, time.perf_counter() - t0, f"raised {type(exc).__name__}: {exc}")
         seconds = time.perf_counter() - t0
@@ -175,7 +197,8 @@ def _command(spec: str) -> Solver:
 
     def run(entry: Entry, limit: float) -> Answer:
         text = canonical_json(entry.instance)
-        env = {**os.environ, "EIGHTEEN_TIME_LIMIT": str(limit)}
+        env = {**os.environ, "EIGHTEEN_TIME_LIMIT": str(limit), "EIGHTEEN_INSTANCE_ID": entry.id,
+               "EIGHTEEN_PROVENANCE": entry.provenance}  # fmt: skip
         t0 = time.perf_counter()
         try:
             done = subprocess.run(argv, input=text, capture_output=True, text=True,
@@ -185,6 +208,8 @@ def _command(spec: str) -> Solver:
         except OSError as exc:
             raise SolverError(f"solver {spec!r}: cannot run {argv[0]!r}: {exc.strerror}") from None
         seconds = time.perf_counter() - t0
+        if done.returncode == SKIP_STATUS:
+            return Answer(None, seconds, skipped=_last_line(done.stderr) or "not applicable")
         if done.returncode != 0:
             why = _last_line(done.stderr) or "no message"
             return Answer(None, seconds, f"exited with status {done.returncode}: {why}")
@@ -236,6 +261,8 @@ class Outcome:
 def check_answer(entry: Entry, answer: Answer) -> tuple[str, int | None, bool, str]:
     """``(status, total, proven, message)`` of ``answer`` to ``entry`` (see the module
     docstring for the statuses)."""
+    if answer.skipped is not None:
+        return "skipped", None, False, answer.skipped
     if answer.timed_out:
         return "unsolved", None, False, "killed at the time limit"
     if answer.failure is not None:
@@ -270,14 +297,16 @@ def reproducer(entry: Entry, spec: str, limit: float) -> str:
 
 # ---------------------------------------------------------------------------------- running
 def pick(entries: Sequence[Entry], sample: int | None = None, ids: Sequence[str] = (),
-         seed: int = 0) -> list[Entry]:  # fmt: skip
-    """The entries to run: those named by ``ids`` (all when none), then a ``sample`` of them
-    drawn with ``seed`` (kept in library order).
+         seed: int = 0, match: Sequence[str] = ()) -> list[Entry]:  # fmt: skip
+    """The entries to run: those named by ``ids`` (all when none) whose provenance contains
+    one of the texts of ``match`` (any, when none), then a ``sample`` of them drawn with
+    ``seed`` (kept in library order).
 
     Raises
     ------
     SolverError
-        An id the tier does not have.
+        An id the tier does not have, an empty ``match`` text, or ``match`` texts that
+        select nothing.
     """
     chosen = list(entries)
     if ids:
@@ -286,6 +315,14 @@ def pick(entries: Sequence[Entry], sample: int | None = None, ids: Sequence[str]
             if i not in by_id:
                 raise SolverError(f"instance {i!r} is not in the tier")
         chosen = [by_id[i] for i in dict.fromkeys(ids)]
+    if match:
+        if not all(match):
+            raise SolverError("an empty match text selects every entry; leave it out")
+        chosen = [e for e in chosen if any(text in e.provenance for text in match)]
+        if not chosen:
+            texts = " or ".join(repr(t) for t in match)
+            raise SolverError(f"no instance {'named ' if ids else ''}in the tier has {texts} "
+                              "in its provenance")  # fmt: skip
     if sample is not None and sample < len(chosen):
         keep = set(random.Random(seed).sample(range(len(chosen)), sample))
         chosen = [e for k, e in enumerate(chosen) if k in keep]
@@ -331,13 +368,13 @@ class Summary:
 
 def summarise(outcomes: Sequence[Outcome]) -> list[Summary]:
     """One :class:`Summary` per (solver, tier), in first-seen order.  Times are over the
-    instances with an answer or a kill (a crash's time included)."""
+    instances with an answer or a kill (a crash's time included; a skip's not)."""
     groups: dict[tuple[str, str], list[Outcome]] = {}
     for o in outcomes:
         groups.setdefault((o.solver, o.tier), []).append(o)
     out = []
     for (solver, tier), group in groups.items():
-        times = [o.seconds for o in group]
+        times = [o.seconds for o in group if o.status != "skipped"]
         out.append(Summary(
             solver, tier, len(group),
             {s: sum(o.status == s for o in group) for s in STATUSES},

@@ -33,11 +33,13 @@ hold only totals and proofs (never timings).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import gzip
 import inspect
 import io
 import json
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -61,6 +63,10 @@ __all__ = [
     "cpsat_gaps",
     "certify",
     "make_entry",
+    "record_runs",
+    "bot_runs",
+    "run_problem",
+    "rebuild_run",
     "real_problems",
     "hard_problems",
     "tiny_problems",
@@ -243,49 +249,150 @@ def make_entry(tier: str, problem: routing.Problem, company: str, provenance: st
 Source = Iterator[tuple[routing.Problem, str, str]]
 
 
-def _record_problems(records: Path) -> Source:
+#: A run of the real tier: (position, company, provenance).
+Run = tuple[Any, str, str]
+
+
+class _RunFoundError(Exception):
+    """Raised from a callback to stop a replay or a bot game at the run wanted."""
+
+
+def record_runs(path: Path, records: Path = RECORDS, until: str | None = None) -> list[Run]:
+    """The position of every operating run of the record at ``path``, in order, each with its
+    company and provenance (``record <path under records> action <id> <company>``).
+
+    Parameters
+    ----------
+    path : Path
+        A record file under ``records``.
+    records : Path
+        The folder the provenance names records relative to.
+    until : str, optional
+        Stop the replay after the run of this provenance (the runs after it are not taken).
+
+    Returns
+    -------
+    list of (Position, str, str)
+    """
     from engine.app.report import replay
-    from engine.games import build_problem
     from engine.model.position import position_from_dict
 
+    name = path.relative_to(records).as_posix()
+    runs: list[Run] = []
+
+    def take(turn) -> None:
+        if turn.position is None:
+            return
+        provenance = f"record {name} action {turn.action_id} {turn.company}"
+        runs.append((position_from_dict(turn.position), turn.company, provenance))
+        if provenance == until:
+            raise _RunFoundError
+
+    with contextlib.suppress(_RunFoundError):
+        replay(path, solve=False, on_turn=take)
+    return runs
+
+
+def bot_runs(title: str, players: int, seed: int, until: str | None = None) -> list[Run]:
+    """The position of every route stage of the seeded bot game of ``title``
+    (:func:`engine.games.bots.play_random`), each with its company and provenance
+    (``bot <title> players <n> seed <s> action <k> <company>``: the position before the
+    game's action *k*).
+
+    Parameters
+    ----------
+    title : str
+    players : int
+    seed : int
+    until : str, optional
+        Stop the game at the route stage of this provenance.
+
+    Returns
+    -------
+    list of (Position, str, str)
+    """
+    from engine.games.bots import play_random
+
+    taken: list[tuple] = []
+
+    def take(game, _action) -> None:
+        # A company's route stage: the position it runs its trains on.
+        t = game.or_turn
+        if (
+            game.round.kind == "operating"
+            and t is not None
+            and t.stage == "route"
+            and not game.finished
+            and (t.op, t.start) not in {x[:2] for x in taken}
+        ):
+            action = len(game.actions) + 1
+            taken.append((t.op, t.start, action, game.turn_position(t.op)))
+            if until == f"bot {title} players {players} seed {seed} action {action} {t.op}":
+                raise _RunFoundError
+
+    with contextlib.suppress(_RunFoundError):
+        play_random(title, players, seed=seed, max_actions=20_000, check=False, on_action=take,
+                    stop_at_limit=True)  # fmt: skip
+    return [(position, op, f"bot {title} players {players} seed {seed} action {action} {op}")
+            for op, _start, action, position in taken]  # fmt: skip
+
+
+def run_problem(position: Any) -> routing.Problem:
+    """The route problem the engine poses for ``position`` (what an entry's instance holds)."""
+    from engine.games import build_problem
+
+    problem, _view = build_problem(position)
+    return problem
+
+
+_BOT = re.compile(r"^bot (\S+) players (\d+) seed (\d+) action \d+ \S+$")
+_RECORD = re.compile(r"^record (\S+) action \d+ \S+$")
+
+
+def rebuild_run(provenance: str, records: Path = RECORDS) -> tuple[Any, routing.Problem, str]:
+    """The position, problem and company of the real-tier run ``provenance`` names, rebuilt
+    the way :func:`build` made them (replaying the record, or playing the bot game, only up
+    to that run).  Needs a source checkout for records.
+
+    Returns
+    -------
+    (Position, routing.Problem, str)
+
+    Raises
+    ------
+    LibraryError
+        A provenance of no real-tier run, or a run its record or game does not have.
+    """
+    runs: list[Run]
+    if m := _RECORD.match(provenance):
+        path = records / m.group(1)
+        if not path.is_file():
+            raise LibraryError(f"provenance {provenance!r}: no record {m.group(1)} in {records}")
+        runs = record_runs(path, records, until=provenance)
+    elif m := _BOT.match(provenance):
+        runs = bot_runs(m.group(1), int(m.group(2)), int(m.group(3)), until=provenance)
+    else:
+        raise LibraryError(f"provenance {provenance!r}: not a record or bot run")
+    found = [(position, company) for position, company, p in runs if p == provenance]
+    if not found:
+        raise LibraryError(f"provenance {provenance!r}: the replay has no such run")
+    position, company = found[-1]
+    return position, run_problem(position), company
+
+
+def _record_problems(records: Path) -> Source:
     for path in sorted(records.glob("*/*.json")):
-        name = path.relative_to(records).as_posix()
-        report = replay(path, solve=False)
-        for turn in report.turns:
-            if turn.position is None:
-                continue
-            problem, _view = build_problem(position_from_dict(turn.position))
-            yield problem, turn.company, f"record {name} action {turn.action_id} {turn.company}"
+        for position, company, provenance in record_runs(path, records):
+            yield run_problem(position), company, provenance
 
 
 def _bot_problems() -> Source:
-    from engine.games import build_problem
-    from engine.games.bots import play_random
-
     for title, players, seeds in BOT_GAMES:
         for seed in seeds:
-            taken: list[tuple] = []
-
-            def take(game, _action, taken=taken) -> None:
-                # A company's route stage: the position it runs its trains on.
-                t = game.or_turn
-                if (
-                    game.round.kind == "operating"
-                    and t is not None
-                    and t.stage == "route"
-                    and not game.finished
-                    and (t.op, t.start) not in {x[:2] for x in taken}
-                ):
-                    taken.append((t.op, t.start, len(game.actions) + 1,
-                                  game.turn_position(t.op)))  # fmt: skip
-
-            play_random(title, players, seed=seed, max_actions=20_000, check=False,
-                        on_action=take, stop_at_limit=True)  # fmt: skip
-            for op, _start, action, position in taken:
-                problem, _view = build_problem(position)
+            for position, op, provenance in bot_runs(title, players, seed):
+                problem = run_problem(position)
                 if problem.trains:
-                    yield problem, op, (f"bot {title} players {players} seed {seed} "
-                                        f"action {action} {op}")  # fmt: skip
+                    yield problem, op, provenance
 
 
 def real_problems(records: Path = RECORDS) -> Source:
