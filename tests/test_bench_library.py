@@ -11,6 +11,7 @@ import gzip
 import json
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -268,6 +269,38 @@ def test_a_broken_command_solver_is_named(tiers, tmp_path, body, status, message
     solver = bh.solver_from_spec(_script(tmp_path, body))
     (outcome,) = bh.run_bench(solver, tiers["tiny"][:1], 1.5)
     assert (outcome.status, outcome.message) == (status, message)
+
+
+POOL_SCRIPT = """
+    import os, subprocess, sys, time
+    sys.stdin.read()
+    # a worker of its own (as routes-18xx's process pool), which outlives a killed parent
+    worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    with open(os.environ["WORKER_PID_FILE"], "w") as out:
+        out.write(str(worker.pid))
+    time.sleep(60)
+"""
+
+
+def test_at_the_time_limit_the_solvers_workers_are_killed_too(tiers, tmp_path, monkeypatch):
+    pid_file = tmp_path / "worker.pid"
+    monkeypatch.setenv("WORKER_PID_FILE", str(pid_file))
+    solver = bh.solver_from_spec(_script(tmp_path, POOL_SCRIPT))
+    (outcome,) = bh.run_bench(solver, tiers["tiny"][:1], 3.0)
+    assert outcome.status == "unsolved" and pid_file.is_file()
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while _alive(pid):  # killed with its session; a zombie until init reaps it
+        assert time.monotonic() < deadline, "the solver's worker outlived the time limit"
+        time.sleep(0.1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1][0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [

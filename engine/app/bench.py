@@ -10,8 +10,8 @@ A solver is named by a :func:`solver_from_spec` string:
   instance it does not take;
 * any other string: a command, run once per instance with the instance document on
   standard input; it prints a solution document on standard output and must finish within
-  the time limit (it is killed then, and the instance counts as unsolved).  Its environment
-  also holds ``EIGHTEEN_TIME_LIMIT`` (seconds), ``EIGHTEEN_INSTANCE_ID`` (the entry's id)
+  the time limit (then it is killed with every process it started, and the instance counts
+  as unsolved).  Its environment also holds ``EIGHTEEN_TIME_LIMIT`` (seconds), ``EIGHTEEN_INSTANCE_ID`` (the entry's id)
   and ``EIGHTEEN_PROVENANCE`` (the entry's provenance line, e.g. ``record 1846/3099.json
   action 543 PRR``), so that an adapter can rebuild the position an instance came from.  A
   command that does not take the instance exits with status :data:`SKIP_STATUS` (3), the
@@ -44,6 +44,7 @@ import os
 import random
 import re
 import shlex
+import signal
 import statistics
 import subprocess
 import time
@@ -187,6 +188,24 @@ def _last_line(text: str) -> str:
     return lines[-1][:200] if lines else ""
 
 
+def _run_in_session(argv: list[str], text: str, limit: float,
+                    env: dict[str, str]) -> subprocess.CompletedProcess:  # fmt: skip
+    """Run a command solver in a session of its own; at the time limit the whole session
+    is killed (a solver's worker processes too: routes-18xx runs a process pool), then
+    ``TimeoutExpired`` is raised."""
+    with subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, env=env,
+                          start_new_session=True) as process:  # fmt: skip
+        try:
+            out, err = process.communicate(text, timeout=limit)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+        return subprocess.CompletedProcess(argv, process.returncode, out, err)
+
+
 def _command(spec: str) -> Solver:
     try:
         argv = shlex.split(spec)
@@ -201,8 +220,7 @@ def _command(spec: str) -> Solver:
                "EIGHTEEN_PROVENANCE": entry.provenance}  # fmt: skip
         t0 = time.perf_counter()
         try:
-            done = subprocess.run(argv, input=text, capture_output=True, text=True,
-                                  timeout=limit, env=env)  # fmt: skip
+            done = _run_in_session(argv, text, limit, env)
         except subprocess.TimeoutExpired:
             return Answer(None, time.perf_counter() - t0, timed_out=True)
         except OSError as exc:
