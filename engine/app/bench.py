@@ -11,11 +11,12 @@ A solver is named by a :func:`solver_from_spec` string:
 * any other string: a command, run once per instance with the instance document on
   standard input; it prints a solution document on standard output and must finish within
   the time limit (then it is killed with every process it started, and the instance counts
-  as unsolved).  Its environment also holds ``EIGHTEEN_TIME_LIMIT`` (seconds), ``EIGHTEEN_INSTANCE_ID`` (the entry's id)
-  and ``EIGHTEEN_PROVENANCE`` (the entry's provenance line, e.g. ``record 1846/3099.json
-  action 543 PRR``), so that an adapter can rebuild the position an instance came from.  A
-  command that does not take the instance exits with status :data:`SKIP_STATUS` (3), the
-  reason on the last line of its standard error.
+  as unsolved).  Its environment also holds ``EIGHTEEN_TIME_LIMIT`` (seconds),
+  ``EIGHTEEN_INSTANCE_ID`` (the entry's id) and ``EIGHTEEN_PROVENANCE`` (the entry's
+  provenance line, e.g. ``record 1846/3099.json action 543 PRR``), so that an adapter can
+  rebuild the position an instance came from.  A command that does not take the instance
+  exits with status :data:`SKIP_STATUS` (3), the reason on the last line of its standard
+  error.
 
 Every answer is checked: its routes with :func:`routing.validate`, its total against their
 score and against the instance's certified optimum.  An answer is
