@@ -12,6 +12,8 @@ import json
 import math
 import os
 import platform
+import subprocess
+import tarfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,6 +145,31 @@ def extra(benchmark, **info) -> None:
 
 
 # ---------------------------------------------------------------------------------- machine
+def baseline_tree(commit: str) -> Path:
+    """The files of ``commit``, extracted once with ``git archive`` into the user's cache
+    (its numba cache is kept there too, so only the first full run compiles the old
+    kernels): the old code a benchmark runs beside this checkout, as a child process with
+    ``PYTHONPATH`` set to the tree.
+
+    Raises
+    ------
+    OSError, subprocess.CalledProcessError
+        No git, or a checkout without that commit (the caller skips).
+    """
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    tree = cache / "eighteen-bench" / commit
+    if not (tree / "routing" / "__init__.py").is_file():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", commit],
+                                 check=True, capture_output=True).stdout  # fmt: skip
+        partial = tree.with_suffix(".tar")
+        partial.write_bytes(archive)
+        with tarfile.open(partial) as tar:
+            tar.extractall(tree, filter="data")
+        partial.unlink()
+    return tree
+
+
 def machine() -> dict:
     """nproc, CPU model, Python and numba versions, load: the facts a table needs."""
     import numba

@@ -25,14 +25,13 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import time
 from pathlib import Path
 
 import pytest
 
 import routing
-from benchmarks.common import FULL, POSITIONS, corpus_cases, extra, quantile
+from benchmarks.common import FULL, POSITIONS, baseline_tree, corpus_cases, extra, quantile
 from benchmarks.pipeline import time_files, time_live
 from engine.app.files import write_text_atomic
 from engine.app.report import export_positions, replay
@@ -107,23 +106,6 @@ def test_live_state_to_solution(benchmark):
 
 
 # --------------------------------------------------------------------- against the baseline
-def _baseline_tree() -> Path:
-    """The :data:`BASELINE` commit's files, extracted once into the user's cache (its numba
-    cache is kept there too, so only the first full run compiles the old kernels)."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    tree = cache / "eighteen-bench" / BASELINE
-    if not (tree / "routing" / "__init__.py").is_file():
-        tree.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE],
-                                 check=True, capture_output=True).stdout  # fmt: skip
-        partial = tree.with_suffix(".tar")
-        partial.write_bytes(archive)
-        with tarfile.open(partial) as tar:
-            tar.extractall(tree, filter="data")
-        partial.unlink()
-    return tree
-
-
 def _measure(tree: Path, measure: str, inputs: list[str]) -> dict:
     script = ROOT / "benchmarks" / "pipeline.py"
     env = {**os.environ, "PYTHONPATH": str(tree)}
@@ -137,7 +119,7 @@ def _measure(tree: Path, measure: str, inputs: list[str]) -> dict:
 @pytest.mark.skipif(not FULL, reason="full run only: the old code in a child process")
 def test_against_baseline(position_files):
     try:
-        old_tree = _baseline_tree()
+        old_tree = baseline_tree(BASELINE)
     except (OSError, subprocess.CalledProcessError) as exc:
         pytest.skip(f"baseline {BASELINE} not available from git: {exc}")
     records = [str(p) for p in _records()]
