@@ -170,6 +170,27 @@ def baseline_tree(commit: str) -> Path:
     return tree
 
 
+def report_against_baseline(name: str, table: dict[str, dict[str, dict]],
+                            columns: list[tuple[str, str, str]]) -> None:  # fmt: skip
+    """Print ``table`` (measure -> code -> row) with one column per ``(key, header, spec)``
+    (``spec`` a format spec such as ``"10.2f"``, its width the header's) and write it,
+    with the load average, to ``benchmarks/results/<name>.json`` (atomically)."""
+    from engine.app.files import write_text_atomic
+
+    width = max([7, *map(len, table)])
+    head = [f"{'measure':{width}} {'code':18}"]
+    head += [f"{header:>{spec.split('.')[0].rstrip('df')}}" for _k, header, spec in columns]
+    lines = [" ".join(head)]
+    for measure, rows in table.items():
+        for code, row in rows.items():
+            cells = [f"{measure:{width}} {code:18}"]
+            cells += [f"{row[key]:{spec}}" for key, _header, spec in columns]
+            lines.append(" ".join(cells))
+    print("\n" + "\n".join(lines))
+    results = HERE / "results" / f"{name}.json"
+    write_text_atomic(results, json.dumps({"load": os.getloadavg()[0], **table}, indent=1))
+
+
 def machine() -> dict:
     """nproc, CPU model, Python and numba versions, load: the facts a table needs."""
     import numba

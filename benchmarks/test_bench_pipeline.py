@@ -31,9 +31,16 @@ from pathlib import Path
 import pytest
 
 import routing
-from benchmarks.common import FULL, POSITIONS, baseline_tree, corpus_cases, extra, quantile
+from benchmarks.common import (
+    FULL,
+    POSITIONS,
+    baseline_tree,
+    corpus_cases,
+    extra,
+    quantile,
+    report_against_baseline,
+)
 from benchmarks.pipeline import time_files, time_live
-from engine.app.files import write_text_atomic
 from engine.app.report import export_positions, replay
 from engine.games import build_problem
 
@@ -145,14 +152,10 @@ def test_against_baseline(position_files):
         if measure == "analyse":  # the figure is this one example's
             table["analyse 1846-late"] = {code: _summary([seconds[late]])
                                           for code, seconds in best.items()}  # fmt: skip
-    lines = [f"{'measure':17} {'code':18} {'n':>5} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}"]
-    for measure, rows in table.items():
-        for code, row in rows.items():
-            lines.append(f"{measure:17} {code:18} {row['n']:5d} {row['median_ms']:10.2f} "
-                         f"{row['p99_ms']:8.2f} {row['max_ms']:8.1f}")  # fmt: skip
-    print("\n" + "\n".join(lines))
-    results = ROOT / "benchmarks" / "results" / "pipeline.json"
-    write_text_atomic(results, json.dumps({"load": os.getloadavg()[0], **table}, indent=1))
+    report_against_baseline("pipeline", table, [
+        ("n", "n", "5d"), ("median_ms", "median ms", "10.2f"), ("p99_ms", "p99 ms", "8.2f"),
+        ("max_ms", "max ms", "8.1f"),
+    ])  # fmt: skip
 
 
 # ------------------------------------------------------------------- against routes-18xx

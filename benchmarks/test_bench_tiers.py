@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import csv
-import json
 import os
 import statistics
 import subprocess
@@ -25,10 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.common import FULL, baseline_tree, extra
+from benchmarks.common import FULL, baseline_tree, extra, report_against_baseline
 from engine.app import bench as bh
 from engine.app.bench_library import load_tier
-from engine.app.files import write_text_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The code before this session's changes to the CP-SAT hand-over.
@@ -88,12 +86,7 @@ def test_tiers_against_baseline(tmp_path):
                 "median_s": statistics.median(seconds),
                 "max_s": max(seconds),
             }
-    lines = [f"{'tier':5} {'code':18} {'n':>5} {'solved':>6} {'proven':>6} "
-             f"{'median s':>9} {'max s':>8}"]  # fmt: skip
-    for tier, rows in table.items():
-        for code, row in rows.items():
-            lines.append(f"{tier:5} {code:18} {row['n']:5d} {row['solved']:6d} {row['proven']:6d}"
-                         f" {row['median_s']:9.4f} {row['max_s']:8.3f}")  # fmt: skip
-    print("\n" + "\n".join(lines))
-    results = ROOT / "benchmarks" / "results" / "tiers.json"
-    write_text_atomic(results, json.dumps({"load": os.getloadavg()[0], **table}, indent=1))
+    report_against_baseline("tiers", table, [
+        ("n", "n", "5d"), ("solved", "solved", "6d"), ("proven", "proven", "6d"),
+        ("median_s", "median s", "9.4f"), ("max_s", "max s", "8.3f"),
+    ])  # fmt: skip
