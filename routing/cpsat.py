@@ -415,7 +415,7 @@ def _floor(x: float) -> int:
 _UNSAFE_SUBSOLVERS = ("ls", "ls_lin", "fj", "fj_lin")
 
 
-def _solver(num_workers, seed, seconds, log, params) -> cp_model.CpSolver:
+def _solver(num_workers, seed, seconds, log, params, longest: bool = False) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     prm = solver.parameters
     prm.num_workers = int(num_workers)
@@ -427,8 +427,15 @@ def _solver(num_workers, seed, seconds, log, params) -> cp_model.CpSolver:
     # cases (D and E trains) far faster than LP search, which in turn does best on short
     # trains; with two workers both run as full solvers and LNS fills the gaps.  Measured on
     # routing.synthetic boards (12 x 10, four trains): default workers left 3 of 8 mixed D/E
-    # cases unproven at 60 s, this portfolio none.
+    # cases unproven at 60 s, this portfolio none.  A longest-route bonus (``longest``) is
+    # bounded only by the LP at linearization level 2 (max_lp), so a single worker runs that
+    # one then: on the hard tier's 5 + 6E board with every bonus, one worker proved it in
+    # 8-13 s with max_lp, 11 s with default_lp and 227 s with core.  (Two workers keep core
+    # and default_lp: ``auto`` proves that board in about 1.5 s so, and no faster with max_lp
+    # in place of either.)
     full = ["core", "default_lp", "max_lp", "quick_restart", "pseudo_costs", "no_lp"]
+    if longest and int(num_workers) == 1:
+        full = ["max_lp"]
     prm.subsolvers.extend(full[: max(1, min(int(num_workers), len(full)))])
     prm.num_full_subsolvers = max(1, min(int(num_workers), len(full)))
     if seconds is not None:
@@ -789,7 +796,8 @@ def solve_cpsat(
         if min_total is not None:
             rsm.model.add(rsm.objective >= int(min_total))
         seconds = None if time_limit is None else float(time_limit) - (time.perf_counter() - t0)
-        solver = _solver(num_workers, seed, seconds, log, params)
+        longest = any(b.per_stop > 0 for b in problem.rules.longest_route_bonuses)
+        solver = _solver(num_workers, seed, seconds, log, params, longest)
         status = run_solver(solver, rsm.model)
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"cpsat model invalid: {rsm.model.validate()}")
