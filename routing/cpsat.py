@@ -515,20 +515,35 @@ def _train_caps(
         rsm = build_single(problem, t)
         if not rsm.trains[0].nodes:
             continue
-        seconds = None
-        if time_limit is not None:
-            seconds = (float(time_limit) - (time.perf_counter() - t0)) / 4
-        solver = _solver(num_workers, seed, seconds, False, params)
-        t1 = time.perf_counter()
-        status = run_solver(solver, rsm.model)
-        timings.append(round(time.perf_counter() - t1, 3))
-        # Only a run that found a solution reports a trustworthy bound: an UNKNOWN stop can
-        # leave best_objective_bound at 0.0, below the optimum.
-        if status == cp_model.OPTIMAL:
-            caps[t] = round(solver.objective_value)
-        elif status == cp_model.FEASIBLE and solver.best_objective_bound >= solver.objective_value:
-            caps[t] = _floor(solver.best_objective_bound)
+        solver, status, took = _side_solve(rsm.model, num_workers, seed, t0, time_limit, params)
+        timings.append(took)
+        cap = _proven_max(solver, status)
+        if cap is not None:
+            caps[t] = cap
     return caps, timings
+
+
+def _side_solve(model, num_workers, seed, t0, time_limit, params):
+    """Run one of the small solves that come before the main one (caps, completions), with
+    a quarter of the time left: ``(solver, status, seconds it took)``."""
+    seconds = None
+    if time_limit is not None:
+        seconds = (float(time_limit) - (time.perf_counter() - t0)) / 4
+    solver = _solver(num_workers, seed, seconds, False, params)
+    t1 = time.perf_counter()
+    status = run_solver(solver, model)
+    return solver, status, round(time.perf_counter() - t1, 3)
+
+
+def _proven_max(solver: cp_model.CpSolver, status) -> int | None:
+    """The proven maximum of a maximisation that ran, or None when it proved nothing."""
+    # Only a run that found a solution reports a trustworthy bound: an UNKNOWN stop can
+    # leave best_objective_bound at 0.0, below the optimum.
+    if status == cp_model.OPTIMAL:
+        return round(solver.objective_value)
+    if status == cp_model.FEASIBLE and solver.best_objective_bound >= solver.objective_value:
+        return _floor(solver.best_objective_bound)
+    return None
 
 
 #: Portfolio for a train's earnings solve (:func:`_claim_caps`): CP-SAT's LP at
@@ -579,24 +594,15 @@ def _claim_caps(
         rsm = build_model(solo, {0: caps[t]})
         if not rsm.trains[0].nodes:
             continue
-        seconds = None
-        if time_limit is not None:
-            seconds = (float(time_limit) - (time.perf_counter() - t0)) / 4
         prm = {"subsolvers": _EARNINGS_SUBSOLVERS, **(params or {})}
-        solver = _solver(num_workers, seed, seconds, False, prm)
-        t1 = time.perf_counter()
-        status = run_solver(solver, rsm.model)
-        timings.append(round(time.perf_counter() - t1, 3))
-        if status == cp_model.OPTIMAL:
-            with_ = round(solver.objective_value)
-        elif status == cp_model.FEASIBLE and solver.best_objective_bound >= solver.objective_value:
-            with_ = _floor(solver.best_objective_bound)
-        else:
+        solver, status, took = _side_solve(rsm.model, num_workers, seed, t0, time_limit, prm)
+        timings.append(took)
+        with_ = _proven_max(solver, status)
+        if with_ is None:
             continue
         out[t] = (min(without, with_), with_)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            for r in score_routes(solo, _read_routes(solver, rsm)):
-                routes.append(dataclasses.replace(r, train=t))
+        for r in score_routes(solo, _read_routes(solver, rsm)):
+            routes.append(dataclasses.replace(r, train=t))
     return out, routes, timings
 
 
@@ -638,14 +644,8 @@ def _complete(
     with the 6E took it 0.2 s, the default portfolio 1.9 s."""
     rsm = build_model(problem, caps, claim_caps)
     add_hint(problem, rsm, [seed_route], fix=True)
-    seconds = None
-    if time_limit is not None:
-        seconds = (float(time_limit) - (time.perf_counter() - t0)) / 4
     prm = {"subsolvers": _EARNINGS_SUBSOLVERS, **(params or {})}
-    solver = _solver(num_workers, seed, seconds, False, prm)
-    t1 = time.perf_counter()
-    status = run_solver(solver, rsm.model)
-    took = round(time.perf_counter() - t1, 3)
+    solver, status, took = _side_solve(rsm.model, num_workers, seed, t0, time_limit, prm)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return [], took
     return score_routes(problem, _read_routes(solver, rsm)), took
