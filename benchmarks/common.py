@@ -151,11 +151,17 @@ def baseline_tree(commit: str) -> Path:
     kernels): the old code a benchmark runs beside this checkout, as a child process with
     ``PYTHONPATH`` set to the tree.
 
-    Raises
-    ------
-    OSError, subprocess.CalledProcessError
-        No git, or a checkout without that commit (the caller skips).
+    The calling benchmark is skipped (``pytest.skip``) where git or the commit is missing.
     """
+    try:
+        return _extract(commit)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        import pytest
+
+        pytest.skip(f"baseline {commit} not available from git: {exc}")
+
+
+def _extract(commit: str) -> Path:
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
     tree = cache / "eighteen-bench" / commit
     if not (tree / "routing" / "__init__.py").is_file():

@@ -125,10 +125,7 @@ def _measure(tree: Path, measure: str, inputs: list[str]) -> dict:
 
 @pytest.mark.skipif(not FULL, reason="full run only: the old code in a child process")
 def test_against_baseline(position_files):
-    try:
-        old_tree = baseline_tree(BASELINE)
-    except (OSError, subprocess.CalledProcessError) as exc:
-        pytest.skip(f"baseline {BASELINE} not available from git: {exc}")
+    old_tree = baseline_tree(BASELINE)
     records = [str(p) for p in _records()]
     table = {}
     analysed = sorted(str(p) for p in EXAMPLES.glob("*.json"))

@@ -65,10 +65,7 @@ def _bench(tree: Path, tier: str, out: Path) -> dict[str, tuple[str, bool, float
 
 @pytest.mark.skipif(not FULL, reason="full run only: both codes over two tiers, twice")
 def test_tiers_against_baseline(tmp_path):
-    try:
-        old_tree = baseline_tree(BASELINE)
-    except (OSError, subprocess.CalledProcessError) as exc:
-        pytest.skip(f"baseline {BASELINE} not available from git: {exc}")
+    old_tree = baseline_tree(BASELINE)
     table: dict[str, dict[str, dict]] = {}
     for tier in ("hard", "real"):
         best: dict[str, dict[str, tuple[str, bool, float]]] = {}
