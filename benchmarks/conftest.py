@@ -11,10 +11,9 @@ from benchmarks.common import FULL, machine
 def _kernels_compiled():
     """Kernels compiled before any benchmark (compilation is timed on its own, in
     benchmarks/test_bench_compile.py), so the commands benchmarked solve with numba."""
-    from routing.kernels import compile_kernels, kernels_cached
+    from routing.kernels import ensure_kernels
 
-    if not kernels_cached():
-        compile_kernels()
+    ensure_kernels()
 
 
 def pytest_benchmark_update_machine_info(config, machine_info):

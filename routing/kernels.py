@@ -21,10 +21,17 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-__all__ = ["kernels_cached", "compile_kernels", "compile_in_background", "stamp_path"]
+__all__ = [
+    "kernels_cached",
+    "compile_kernels",
+    "ensure_kernels",
+    "compile_in_background",
+    "stamp_path",
+]
 
 _HERE = Path(__file__).resolve().parent
 #: A background compile that started less than this many seconds ago is still running (or
@@ -89,6 +96,17 @@ def compile_kernels() -> None:
     solution = solve(synthetic_problem(seed=0, cols=5, rows=4), method="numba")
     if solution.optimal:
         _write_stamp()
+
+
+def ensure_kernels(before_compiling: Callable[[], None] | None = None) -> bool:
+    """:func:`compile_kernels` unless :func:`kernels_cached`, calling ``before_compiling``
+    first (a message to the user); returns whether it compiled."""
+    if kernels_cached():
+        return False
+    if before_compiling is not None:
+        before_compiling()
+    compile_kernels()
+    return True
 
 
 def compile_in_background() -> bool:

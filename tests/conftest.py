@@ -25,7 +25,6 @@ def _kernels_compiled():
     """Compile the kernels once per test process before any test, as the first ``eighteen``
     command of an installation does: the commands the tests run then solve with numba
     (:func:`engine.app.cli_common.solve_method_now`) and no test's time holds a compile."""
-    from routing.kernels import compile_kernels, kernels_cached
+    from routing.kernels import ensure_kernels
 
-    if not kernels_cached():
-        compile_kernels()
+    ensure_kernels()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from routing.kernels import kernels_cached, stamp_path
+from routing.kernels import ensure_kernels, kernels_cached, stamp_path
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-c", "from engine.app.cli import main; main()"]
@@ -47,6 +47,8 @@ def test_the_stamp_lives_in_the_cache_it_vouches_for(tmp_path, monkeypatch):
     assert stamp_path().parent == tmp_path and stamp_path().name.startswith("eighteen-kernels-")
     stamp_path().write_text("compiled\n")
     assert kernels_cached()
+    # cached: nothing compiles and nobody is told it does
+    assert ensure_kernels(lambda: pytest.fail("said it compiles")) is False
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
     assert not kernels_cached()
 

@@ -188,11 +188,10 @@ def compile_kernels_first() -> None:
     """Compile the solver's kernels before the work, saying so on standard error, when this
     installation has not compiled them yet (the first run: about 30 s); else nothing.  The
     work that follows is then timed without compilation."""
-    from routing.kernels import compile_kernels, kernels_cached
+    from routing.kernels import ensure_kernels
 
-    if not kernels_cached():
-        click.echo("compiling the solver's kernels (first run only, about 30 s) ...", err=True)
-        compile_kernels()
+    ensure_kernels(lambda: click.echo("compiling the solver's kernels (first run only, about "
+                                      "30 s) ...", err=True))  # fmt: skip
 
 
 def solve_method_now(method: str) -> tuple[str, str | None]:
