@@ -30,11 +30,23 @@ import time
 from pathlib import Path
 
 
+def _load_compiled_kernels() -> None:
+    """The compiled kernels loaded before anything is timed: a checkout with the interpreted
+    tier (``routing._jit``) would otherwise time interpreted solves until its allowance is
+    spent; older ones load the kernels on their first solve, in the warm-up."""
+    try:
+        from routing.kernels import load_kernels
+    except ImportError:
+        return
+    load_kernels()
+
+
 def time_files(files: list[str], warm: int = 20) -> dict:
     """Seconds, optimum and proof of each position file, read to solution."""
     import routing
     from engine.games import build_problem
 
+    _load_compiled_kernels()
     for path in files[:warm]:  # kernels loaded, caches of the maps filled
         routing.solve(build_problem(path)[0])
     seconds, totals, optimal = [], [], []
@@ -54,6 +66,7 @@ def time_live(records: list[str], warm: int = 1) -> dict:
     records only warm up)."""
     from engine.app.report import open_replay
 
+    _load_compiled_kernels()
     seconds, totals, optimal = [], [], []
     for k, record in enumerate(records):
         rep = open_replay(record)
@@ -85,6 +98,7 @@ def time_analyse(files: list[str], warm: int = 1) -> dict:
     kind, one worker); the first ``warm`` files are analysed once before, untimed."""
     from engine.app.analysis import analyse_position
 
+    _load_compiled_kernels()
     for path in files[:warm]:
         analyse_position(path, workers=1)
     seconds, totals, optimal = [], [], []

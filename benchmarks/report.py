@@ -124,8 +124,10 @@ def compile_table(rows: list[dict]) -> list[str]:
     by = {r["tool"]: r for r in rows if r.get("suite") == "compile"}
     if not by:
         return []
-    names = {"solve-cold": "fresh process, empty cache: build + solve 1846-late",
-             "solve-warm": "fresh process, warm cache: build + solve 1846-late",
+    names = {"solve-cold": "fresh process, empty cache: build + solve 1846-late, compiled",
+             "solve-warm": "fresh process, warm cache: build + solve 1846-late, compiled",
+             "solve-warm-auto": "fresh process, warm cache: build + solve 1846-late, auto "
+                                "(interpreted)",
              "cli-cold": "`eighteen solve --example 1846-late`, empty cache",
              "cli-warm": "`eighteen solve --example 1846-late`, warm cache"}  # fmt: skip
     lines = ["| process | wall time (median) | rounds |", "|---|--:|--:|"]

@@ -1,14 +1,17 @@
 """(d) Compilation, timed apart from solving: fresh processes with an empty or a warm cache.
 
 * ``solve-cold``: a fresh interpreter with ``NUMBA_CACHE_DIR`` set to a new empty temporary
-  folder builds the 1846-late problem and solves it -- every kernel is compiled.  Full run
-  only: it costs about a minute of CPU.
+  folder builds the 1846-late problem and solves it with the compiled kernels
+  (``kernels="compiled"``) -- every kernel is compiled.
 * ``solve-warm``: the same with a cache a previous, untimed process filled (``cache=True``
   loads the kernels): a fresh temporary folder in a full run, the default cache otherwise.
+* ``solve-warm-auto``: the same process solving with the default ``kernels="auto"``, which
+  answers with the interpreted kernels and loads nothing (:mod:`routing._jit`).
 * ``cli-cold`` / ``cli-warm``: ``eighteen solve --example 1846-late`` in a fresh process, wall
   time, empty vs warm cache.  With an empty cache the command answers from the CP-SAT model
   and compiles the kernels in a background process (:mod:`routing.kernels`), which the
-  benchmark stops once the answer is in: it times what the user waits for.
+  benchmark stops once the answer is in: it times what the user waits for.  With a warm
+  cache it answers with the interpreted kernels (``kernels="auto"``).
 
 Each process must print the proven optimum (670), so a broken build cannot be timed.
 """
@@ -32,9 +35,12 @@ ROOT = Path(__file__).resolve().parent.parent
 EXPECTED = 670  # engine/examples/1846-late.json, proven by numba and CP-SAT
 SOLVE = (
     "from engine.games import build_problem; import routing; "
-    "p, _ = build_problem('engine/examples/1846-late.json'); s = routing.solve(p); "
-    "print(s.total, s.optimal)"
+    "p, _ = build_problem('engine/examples/1846-late.json'); "
+    "s = routing.solve(p, kernels='{kernels}'); "
+    "assert s.stats['kernels'] == '{tier}', s.stats; print(s.total, s.optimal)"
 )
+SOLVE_COMPILED = SOLVE.format(kernels="compiled", tier="compiled")
+SOLVE_AUTO = SOLVE.format(kernels="auto", tier="interpreted")
 _EIGHTEEN = shutil.which("eighteen")
 _MAIN = "from engine.app.cli import main; main()"
 CLI = ([_EIGHTEEN] if _EIGHTEEN else [sys.executable, "-c", _MAIN]
@@ -71,7 +77,7 @@ def warm_cache():
     pay a second cold compile."""
     folder = Path(tempfile.mkdtemp(prefix="numba-warm-")) if FULL else None
     _run([sys.executable, "-m", "routing.kernels"], folder)  # fill it and stamp it (untimed)
-    _check_solve(_run([sys.executable, "-c", SOLVE], folder))
+    _check_solve(_run([sys.executable, "-c", SOLVE_COMPILED], folder))
     yield folder
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
@@ -91,19 +97,21 @@ def _cold(cmd: list[str], check) -> None:
 def test_solve_cold_cache(benchmark):
     # a plain test run compiles once here (about a minute of CPU) so this benchmark never rots
     benchmark.group = "compile: fresh process, solve 1846-late"
-    benchmark.pedantic(_cold, args=([sys.executable, "-c", SOLVE], _check_solve),
+    benchmark.pedantic(_cold, args=([sys.executable, "-c", SOLVE_COMPILED], _check_solve),
                        rounds=2 if FULL else 1, iterations=1)  # fmt: skip
     extra(benchmark, suite="compile", tool="solve-cold", agree=True)
 
 
-def test_solve_warm_cache(benchmark, warm_cache):
+@pytest.mark.parametrize("tool", ["solve-warm", "solve-warm-auto"])
+def test_solve_warm_cache(benchmark, warm_cache, tool):
     benchmark.group = "compile: fresh process, solve 1846-late"
+    code = SOLVE_COMPILED if tool == "solve-warm" else SOLVE_AUTO
 
     def run():
-        _check_solve(_run([sys.executable, "-c", SOLVE], warm_cache))
+        _check_solve(_run([sys.executable, "-c", code], warm_cache))
 
     benchmark.pedantic(run, rounds=5 if FULL else 1, iterations=1)
-    extra(benchmark, suite="compile", tool="solve-warm", agree=True)
+    extra(benchmark, suite="compile", tool=tool, agree=True)
 
 
 def test_cli_cold_cache(benchmark):

@@ -218,6 +218,11 @@ def _cluster():
 
 
 def _warm(client) -> None:
+    """Workers up: the compiled kernels loaded (a long batch's workers switch to them after
+    their first 0.6 s of interpreted solves, routing._jit) and a first chunk analysed."""
+    from routing.kernels import load_kernels
+
+    client.run(load_kernels)
     items = [Item(key=f, file=f) for f in WARM_FILES]
     for rows in client.run(analyse_chunk, items).values():
         assert all(r[0]["error"] is None for r in rows), rows

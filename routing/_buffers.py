@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ._jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def grow1(a, n):
     """A copy of 1-D ``a`` with room for at least ``n`` entries."""
     b = np.empty(max(2 * a.shape[0], n), dtype=a.dtype)
@@ -16,7 +17,7 @@ def grow1(a, n):
     return b
 
 
-@njit(cache=True)
+@kernel
 def grow2(a, n):
     """A copy of 2-D ``a`` with room for at least ``n`` rows."""
     b = np.empty((max(2 * a.shape[0], n), a.shape[1]), dtype=a.dtype)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._legs import build_legs, leg_bitsets
+from ._jit import Kernels, current
 from .network import NodeKind
 from .problem import Problem
 from .rules import GroupScope
@@ -44,6 +44,7 @@ class Compiled:
     """A problem in kernel form.  ``node_*`` arrays are indexed by original node id."""
 
     problem: Problem
+    kernels: Kernels  # the tier that built the legs and runs the search
     active: np.ndarray  # bool[n_nodes]: reachable from a token (or everything)
     node_kind: np.ndarray  # int64
     node_val: np.ndarray  # int64: value + company bonus
@@ -137,7 +138,7 @@ def _active_nodes(problem: Problem) -> np.ndarray:
     return seen
 
 
-def _build_legs(problem: Problem, active: np.ndarray) -> Legs:
+def _build_legs(problem: Problem, active: np.ndarray, kernels: Kernels) -> Legs:
     """Every stop-to-stop leg through junctions (see :mod:`routing._legs`)."""
     net = problem.network
     n = net.n_nodes
@@ -155,7 +156,7 @@ def _build_legs(problem: Problem, active: np.ndarray) -> Legs:
     exempt = np.zeros(max(net.n_hexes, 1), dtype=np.bool_)
     for h in problem.rules.hex_once_exempt:
         exempt[h] = True
-    ptr, end, segs_ptr, leg_segs, nodes_ptr, leg_nodes = build_legs(
+    ptr, end, segs_ptr, leg_segs, nodes_ptr, leg_nodes = kernels.build_legs(
         net.node_kind.astype(np.int64), active, net.node_hex.astype(np.int64),
         net.seg_hex.astype(np.int64), inc_ptr, segs[order], other[order],
         side_here[order].astype(np.int64), side_other[order].astype(np.int64),
@@ -173,7 +174,7 @@ def _build_legs(problem: Problem, active: np.ndarray) -> Legs:
     # those words alone decide conflicts between different routes
     w_route = n_seg_words + (int(is_junction.sum()) + 63) // 64
     w_hex = (net.n_hexes + 63) // 64 or 1
-    bits, hex_bits, hex_new = leg_bitsets(
+    bits, hex_bits, hex_new = kernels.leg_bitsets(
         len(end), ptr, end, segs_ptr, leg_segs, nodes_ptr, leg_nodes,
         junction_bit.astype(np.int64), net.node_hex.astype(np.int64),
         net.seg_hex.astype(np.int64), n_seg_words, w_route, w_hex, exempt,
@@ -191,18 +192,21 @@ def _build_legs(problem: Problem, active: np.ndarray) -> Legs:
     )
 
 
-def compile_problem(problem: Problem, reachable_only: bool = True) -> Compiled:
-    """Lay ``problem`` out as arrays for the kernels.
+def compile_problem(
+    problem: Problem, reachable_only: bool = True, kernels: Kernels | None = None
+) -> Compiled:
+    """Lay ``problem`` out as arrays for ``kernels`` (default: :func:`routing._jit.current`).
 
     ``reachable_only=False`` keeps the whole network (legs through every junction), for
     the validator: a declared route over unreachable track then breaks the rule that makes
     it unreachable (a blocked city, no station) instead of finding no track at all.
     """
+    kernels = kernels or current()
     net = problem.network
     rules = problem.rules
     n = net.n_nodes
     active = _active_nodes(problem) if reachable_only else np.ones(n, dtype=np.bool_)
-    legs = _build_legs(problem, active)
+    legs = _build_legs(problem, active, kernels)
     n_seg_words = (net.n_segments + 63) // 64 or 1
 
     node_val = net.node_value.astype(np.int64).copy()
@@ -240,6 +244,7 @@ def compile_problem(problem: Problem, reachable_only: bool = True) -> Compiled:
 
     return Compiled(
         problem=problem,
+        kernels=kernels,
         active=active,
         node_kind=net.node_kind.astype(np.int64),
         node_val=node_val,

@@ -17,7 +17,7 @@ most ``pay`` of at most ``visit`` stops.
 
 from __future__ import annotations
 
-from numba import njit
+from ._jit import kernel
 
 INFEASIBLE = -1
 NO_LIMIT = 1 << 19  # caps at or above this are "no limit"
@@ -26,7 +26,7 @@ NO_LIMIT = 1 << 19  # caps at or above this are "no limit"
 HALL_WORDS = 22
 
 
-@njit(cache=True)
+@kernel
 def count_single(vals, kinds, forced, n, row_kind, pay, visit, skip, counted, order):
     """Best value and count of one row.  ``counted[i]`` is set for counted stops.
 
@@ -89,7 +89,7 @@ def count_single(vals, kinds, forced, n, row_kind, pay, visit, skip, counted, or
     return total, cnt
 
 
-@njit(cache=True)
+@kernel
 def count_rows(vals, kinds, forced, n, row_kinds, row_cap, n_rows, skip, counted, order, hall):
     """Best value and count for several rows that pay every stop they take.
 
@@ -157,7 +157,7 @@ def count_rows(vals, kinds, forced, n, row_kinds, row_cap, n_rows, skip, counted
     return total, cnt
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def sort_by_value(items, n, value):
     """Sort ``items[:n]`` by ``value[item]``, descending and stable (insertion sort: the
     lists are a route's stops)."""
@@ -170,7 +170,7 @@ def sort_by_value(items, n, value):
         items[b + 1] = x
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _take(kind, lim_kinds, n_lim, n_sets, load, room):
     """Add a stop of ``kind`` to the limited rows if Hall's condition still holds."""
     rows = 0

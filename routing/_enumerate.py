@@ -10,17 +10,17 @@ The packing kernel then treats all rules as additive values plus bit conflicts.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, objmode
 
 from ._buffers import grow1, grow2
 from ._count import NO_LIMIT, sort_by_value
 from ._evaluate import evaluate, scratch_words
+from ._jit import kernel, objmode
 from .interrupt import clock
 
 _CHECK_EVERY = 4095
 
 
-@njit(cache=True)
+@kernel
 def _popcount(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -28,7 +28,7 @@ def _popcount(x):
     return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _score_one_row(path, plen, node_kind, node_val, kinds, pay, visit, skip, vals, optional):
     """Value of a route for a one-row train with no bonus in play (greedy, see _count)."""
     m = 0
@@ -75,7 +75,7 @@ def _score_one_row(path, plen, node_kind, node_val, kinds, pay, visit, skip, val
     return total if cnt > 0 else -1
 
 
-@njit(cache=True)
+@kernel
 def enumerate_routes(
     node_kind, node_val, node_terminal, node_group, node_token, node_must, node_active, node_hex,
     leg_ptr, leg_end, leg_bits, leg_hex_bits, leg_hex_new, n_seg_words, hex_once,

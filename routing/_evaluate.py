@@ -12,21 +12,21 @@ time grows with the number of call sites, not just the amount of code.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ._count import HALL_WORDS, INFEASIBLE, count_rows, count_single
+from ._jit import kernel
 
 #: Added to the value of stops outside a ``min_counted_with`` set to count them first.
 _BOOST = 1 << 40
 
 
-@njit(cache=True)
+@kernel
 def scratch_words(plen):
     """Length of the int64 ``scratch`` :func:`evaluate` needs for a route of ``plen`` stops."""
     return 5 * plen + 5 + HALL_WORDS
 
 
-@njit(cache=True)
+@kernel
 def _count(vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order, hall):
     if row_kinds.shape[0] == 1:
         return count_single(
@@ -38,7 +38,7 @@ def _count(vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted,
     )
 
 
-@njit(cache=True)
+@kernel
 def _min_counted_ok(path, plen, pos, counted, m, desig, mcw_in, mcw_k):
     """Whether every ``min_counted_with`` condition the route triggers holds."""
     for b in range(mcw_k.shape[0]):
@@ -59,7 +59,7 @@ def _min_counted_ok(path, plen, pos, counted, m, desig, mcw_in, mcw_k):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _count_constrained(
     vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order,
     path, plen, pos, desig, mcw_in, mcw_k, boosted, hall,
@@ -99,7 +99,7 @@ def _count_constrained(
     return INFEASIBLE, 0
 
 
-@njit(cache=True)
+@kernel
 def evaluate(
     path, plen, desig,
     node_kind, node_val, node_token,
@@ -274,7 +274,7 @@ def evaluate(
     return best
 
 
-@njit(cache=True)
+@kernel
 def _add_option(opt, b, amount, x, y, min_other):
     """Append an option to bonus ``b`` (1-based slot; the count lives in ``opt[3, b, 0]``)."""
     j = opt[3, b, 0] + 1

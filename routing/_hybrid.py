@@ -24,9 +24,11 @@ the remaining phases are skipped and the best routes so far come back.
 
 from __future__ import annotations
 
+import math
 import time
 
 from ._compile import compile_problem
+from ._jit import Kernels, run_tiered
 from ._search import Enumerated, check_time_limit, empty_solution, load_kernels
 from .interrupt import catching, requested
 from .problem import Problem
@@ -103,6 +105,7 @@ def solve_auto(
     num_workers: int = 2,
     seed: int = 1,
     use_min_total: bool = True,
+    kernels: str = "auto",
 ) -> Solution:
     """Numba search with a CP-SAT hand-over; see :func:`routing.solve` and the module
     docstring.
@@ -123,6 +126,10 @@ def solve_auto(
     use_min_total : bool
         Constrain CP-SAT's objective to at least numba's incumbent (always valid: the
         incumbent is a feasible route set, so the optimum stays in the model).
+    kernels : {"auto", "compiled", "interpreted"}
+        Which tier runs the numba search (:mod:`routing._jit`).  The interpreted tier
+        answers only what it finishes itself; a hand-over to CP-SAT is left to the
+        compiled tier, which enumerates much further first.
 
     Returns
     -------
@@ -140,41 +147,46 @@ def solve_auto(
     if isinstance(max_routes, float):
         raise ValueError(f"max_routes must be an integer, got {max_routes!r}")
     with catching():
-        return _solve_auto(
-            problem, time_limit, int(max_routes), enum_seconds, pack_seconds, num_workers,
-            seed, use_min_total,
-        )  # fmt: skip
+        t0 = time.perf_counter()
+        deadline = t0 + time_limit if time_limit is not None else math.inf
+
+        def run(tier: Kernels, stop: float) -> tuple[Solution, bool]:
+            return _solve_auto(
+                problem, t0, time_limit, int(max_routes), enum_seconds, pack_seconds,
+                num_workers, seed, use_min_total, tier, stop,
+            )  # fmt: skip
+
+        return run_tiered(kernels, run, deadline)
 
 
 def _solve_auto(
-    problem, time_limit, max_routes, enum_seconds, pack_seconds, num_workers, seed,
-    use_min_total,
-) -> Solution:  # fmt: skip
-    t0 = time.perf_counter()
+    problem, t0, time_limit, max_routes, enum_seconds, pack_seconds, num_workers, seed,
+    use_min_total, kernels, stop,
+) -> tuple[Solution, bool]:  # fmt: skip
     limited = time_limit is not None
-    c = compile_problem(problem)
+    c = compile_problem(problem, kernels=kernels)
     if not problem.trains:
-        return empty_solution(t0, "auto")
+        return empty_solution(t0, "auto"), True
     load_kernels(c)
     # enum_seconds is search time (kernel loading is not); a time limit counts from the start
     enum_deadline = time.perf_counter() + enum_seconds
     if limited:
         enum_deadline = min(enum_deadline, t0 + _ENUM_SHARE * time_limit)
-    en = Enumerated(c, enum_deadline, int(max_routes))
+    en = Enumerated(c, min(enum_deadline, stop), int(max_routes))
     if en.complete:
         # exactly the numba search (the enumeration and packing budgets are the difference)
         now = time.perf_counter()
         pack_budget = min(pack_seconds, _PACK_SHARE * time_limit) if limited else pack_seconds
-        best, bound, _optimal, results, expanded = en.pack(now + pack_budget)
+        best, bound, _optimal, results, expanded = en.pack(min(now + pack_budget, stop))
         bound = max(bound, best)
         if bound == best or requested():  # proven (a finished packing's bound is its best)
             stats = {"seconds": 0.0, "method": "auto", "engine": "numba", "handover": False,
-                     **en.stats()}  # fmt: skip
+                     "kernels": kernels.tier, **en.stats()}  # fmt: skip
             stats["nodes_expanded"] += expanded
             if requested():
                 stats["interrupted"] = True
             stats["seconds"] = time.perf_counter() - t0
-            return Solution(results, best, bound == best, bound, stats)
+            return Solution(results, best, bound == best, bound, stats), True
         # the packing stalled: its incumbent and proven bound go to CP-SAT
         nb_bound = bound
         handover = "pack"
@@ -182,14 +194,19 @@ def _solve_auto(
         # hand-over: an incumbent from the routes found so far, then CP-SAT
         now = time.perf_counter()
         pack_budget = _PARTIAL_PACK_SHARE * time_limit if limited else _PARTIAL_PACK_SECONDS
-        best, _bound, _optimal, results, expanded = en.pack(now + pack_budget)
+        best, _bound, _optimal, results, expanded = en.pack(min(now + pack_budget, stop))
         nb_bound = max(en.valid_bound(), best)
         handover = "enumeration"
     stats = {"seconds": 0.0, "method": "auto", "engine": "numba", "handover": True,
-             "handover_after": handover, **en.stats(), "numba_total": best,
-             "numba_bound": nb_bound}  # fmt: skip
+             "handover_after": handover, "kernels": kernels.tier, **en.stats(),
+             "numba_total": best, "numba_bound": nb_bound}  # fmt: skip
     stats["nodes_expanded"] += expanded
     stats["numba_seconds"] = round(time.perf_counter() - t0, 3)
+    if math.isfinite(stop) and not requested():
+        # the interpreted tier hands nothing over: the compiled one answers instead (and
+        # this answer, valid but unproven, stands only if the time limit has run out)
+        stats["seconds"] = time.perf_counter() - t0
+        return Solution(results, best, best == nb_bound, nb_bound, stats), False
     total, routes, bound = best, results, nb_bound
     remaining = None if not limited else time_limit - (time.perf_counter() - t0)
     if best < nb_bound and (remaining is None or remaining > 0.05) and not requested():
@@ -219,4 +236,4 @@ def _solve_auto(
     if requested():
         stats["interrupted"] = True
     stats["seconds"] = time.perf_counter() - t0
-    return Solution(routes, total, total == bound, bound, stats)
+    return Solution(routes, total, total == bound, bound, stats), True

@@ -9,12 +9,12 @@ again.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ._buffers import grow1
+from ._jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def _reenters(hseq, n, exempt):
     """Whether hex sequence ``hseq[:n]`` leaves a non-exempt hex and comes back to it."""
     for i in range(1, n):
@@ -27,7 +27,7 @@ def _reenters(hseq, n, exempt):
     return False
 
 
-@njit(cache=True)
+@kernel
 def build_legs(
     node_kind, node_active, node_hex, seg_hex,
     inc_ptr, inc_seg, inc_other, inc_side_here, inc_side_other,
@@ -119,7 +119,7 @@ def build_legs(
     )  # fmt: skip
 
 
-@njit(cache=True)
+@kernel
 def leg_bitsets(
     n_legs, ptr, end, segs_ptr, segs, nodes_ptr, nodes, junction_bit, node_hex, seg_hex,
     n_seg_words, w_route, w_hex, hex_exempt,

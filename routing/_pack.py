@@ -23,14 +23,14 @@ route set of the suffix after ``k``; values are non-negative).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, objmode
 
+from ._jit import kernel, objmode
 from .interrupt import clock
 
 _CHECK_EVERY = 8191
 
 
-@njit(cache=True)
+@kernel
 def _take_ub(k, i, cur, values, csum, run, hi, suffix_ub):
     """Bound on a branch where train ``k`` takes route ``i``: the rest of its run of
     identical trains takes later (smaller) routes, the trains after the run at most their
@@ -47,7 +47,7 @@ def _take_ub(k, i, cur, values, csum, run, hi, suffix_ub):
     return cur + values[i] + rest
 
 
-@njit(cache=True)
+@kernel
 def _search(
     k0, values, csum, run, cross, must, lo, hi, same_prev, suffix_ub, enforce_must,
     best, best_choice, deadline, counter,
@@ -159,7 +159,7 @@ def _search(
     return best, bound, False
 
 
-@njit(cache=True)
+@kernel
 def _greedy(k0, values, cross, must, lo, hi, same_prev, enforce_must, choice):
     """A quick incumbent: each train takes its best route compatible with the previous."""
     T = lo.shape[0]
@@ -194,7 +194,7 @@ def _greedy(k0, values, cross, must, lo, hi, same_prev, enforce_must, choice):
     return total
 
 
-@njit(cache=True)
+@kernel
 def _extend(k0, values, cross, lo, hi, choice):
     """Give train ``k0`` the best route that fits the routes ``choice`` holds for the
     trains after it (in place); returns that route's value (0 if none fits)."""
@@ -218,7 +218,7 @@ def _extend(k0, values, cross, lo, hi, choice):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def _must_ok(k0, choice, must, hi):
     ran = 0
     hit = 0
@@ -230,7 +230,7 @@ def _must_ok(k0, choice, must, hi):
     return ran == 0 or hit > 0
 
 
-@njit(cache=True)
+@kernel
 def pack(values, cross, must, lo, hi, same_prev, has_must, deadline):
     """Optimal choice of one route per train.
 

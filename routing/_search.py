@@ -8,9 +8,7 @@ import time
 import numpy as np
 
 from ._compile import Compiled, compile_problem, option_buffer, train_params
-from ._enumerate import enumerate_routes
-from ._evaluate import evaluate, scratch_words
-from ._pack import pack
+from ._jit import Kernels, compiled_loaded, run_tiered
 from .interrupt import catching, requested
 from .problem import Problem
 from .solution import RouteResult, Solution
@@ -58,7 +56,7 @@ def _enumerate(c: Compiled, train, deadline: float, max_variants: int) -> _Route
     deadline = min(deadline, _NO_DEADLINE)
     row_kinds, row_pay, row_visit, flags = train_params(train)
     legs = c.legs
-    raw = enumerate_routes(
+    raw = c.kernels.enumerate_routes(
         c.node_kind, c.node_val, c.node_terminal, c.node_group, c.node_token, c.node_must,
         c.active, c.node_hex, legs.ptr, legs.end, legs.bits, legs.hex_bits, legs.hex_new,
         c.n_seg_words, c.hex_once,
@@ -107,11 +105,11 @@ def check_time_limit(time_limit) -> None:
 
 
 def load_kernels(c: Compiled) -> None:
-    """Load the enumeration kernel (from numba's cache, or compile it) if this process has
-    not yet: that takes up to about 2 s from the cache and 30 s fresh, and must not eat a
-    budget that is meant for the search itself (``solve(method="auto")``'s ``enum_seconds``)."""
-    # ``overloads``, not ``signatures``: the latter builds a list (50 us, 5 % of a real solve)
-    if not enumerate_routes.overloads and c.problem.trains:
+    """Load the compiled enumeration kernel (from numba's cache, or compile it) if ``c`` is
+    for the compiled tier and this process has not loaded it yet: that takes up to about
+    2 s from the cache and 30 s fresh, and must not eat a budget that is meant for the
+    search itself (``solve(method="auto")``'s ``enum_seconds``)."""
+    if c.kernels.tier == "compiled" and not compiled_loaded() and c.problem.trains:
         _enumerate(c, c.problem.trains[0], -1.0, 1)  # a deadline already past: stops at once
 
 
@@ -203,7 +201,7 @@ class Enumerated:
             ],
             dtype=np.bool_,
         )
-        best, choice, bound, optimal, expanded = pack(
+        best, choice, bound, optimal, expanded = c.kernels.pack(
             values, cross, must, lo, hi, same_prev, c.has_must, min(deadline, _NO_DEADLINE)
         )
         best = int(best)
@@ -240,6 +238,7 @@ def solve_numba(
     problem: Problem,
     time_limit: float | None = None,
     max_variants: int = DEFAULT_MAX_VARIANTS,
+    kernels: str = "auto",
 ) -> Solution:
     """Exact search; see :func:`routing.solve`."""
     if not isinstance(problem, Problem):
@@ -247,26 +246,44 @@ def solve_numba(
     check_time_limit(time_limit)
     with catching():
         t0 = time.perf_counter()
-        # sorting and packing a cut-short enumeration takes about as long as the enumeration
-        # itself, so it gets 40% of the budget
-        enum_deadline = t0 + 0.4 * time_limit if time_limit is not None else math.inf
-        # and the packing stops a little early, leaving time to rebuild the routes it found
-        pack_deadline = t0 + 0.9 * time_limit if time_limit is not None else math.inf
-        c = compile_problem(problem)
-        if not problem.trains:
-            return empty_solution(t0, "numba")
-        en = Enumerated(c, enum_deadline, max_variants)
-        best, bound, optimal, results, expanded = en.pack(pack_deadline)
-        if not en.complete:
-            optimal = False
-            bound = en.valid_bound()
-        stats = {"seconds": 0.0, "method": "numba", **en.stats()}
-        stats["nodes_expanded"] += expanded
-        if requested():
-            stats["interrupted"] = True
-        stats["seconds"] = time.perf_counter() - t0
+        deadline = t0 + time_limit if time_limit is not None else math.inf
+
+        def run(tier: Kernels, stop: float) -> tuple[Solution, bool]:
+            return _solve_numba(problem, t0, time_limit, max_variants, tier, stop)
+
+        return run_tiered(kernels, run, deadline)
+
+
+def _solve_numba(
+    problem: Problem,
+    t0: float,
+    time_limit: float | None,
+    max_variants: int,
+    kernels: Kernels,
+    stop: float,
+) -> tuple[Solution, bool]:
+    # sorting and packing a cut-short enumeration takes about as long as the enumeration
+    # itself, so it gets 40% of the budget
+    enum_deadline = t0 + 0.4 * time_limit if time_limit is not None else math.inf
+    # and the packing stops a little early, leaving time to rebuild the routes it found
+    pack_deadline = t0 + 0.9 * time_limit if time_limit is not None else math.inf
+    c = compile_problem(problem, kernels=kernels)
+    if not problem.trains:
+        return empty_solution(t0, "numba"), True
+    en = Enumerated(c, min(enum_deadline, stop), max_variants)
+    best, bound, optimal, results, expanded = en.pack(min(pack_deadline, stop))
+    if not en.complete:
+        optimal = False
+        bound = en.valid_bound()
+    stats = {"seconds": 0.0, "method": "numba", "kernels": kernels.tier, **en.stats()}
+    stats["nodes_expanded"] += expanded
+    if requested():
+        stats["interrupted"] = True
+    now = time.perf_counter()
+    stats["seconds"] = now - t0
     bound = max(bound, best)
-    return Solution(results, best, bool(optimal) and bound == best, bound, stats)
+    optimal = bool(optimal) and bound == best
+    return Solution(results, best, optimal, bound, stats), optimal or now < stop
 
 
 def _route_result(c: Compiled, problem: Problem, slot: int, routes: _Routes, i: int):
@@ -288,12 +305,12 @@ def _route_result(c: Compiled, problem: Problem, slot: int, routes: _Routes, i: 
     n_bonus = c.ep_a.shape[0] + c.sp_a.shape[0] + c.et_amt.shape[0]
     bonus = np.zeros(max(n_bonus, 1), dtype=np.int64)
     desig = int(routes.desig[i])
-    value = evaluate(
+    value = c.kernels.evaluate(
         path, len(stops), desig, c.node_kind, c.node_val, c.node_token,
         row_kinds, row_pay, row_visit, flags[0], flags[1], flags[3], c.token_counted,
         c.ep_a, c.ep_b, c.ep_counted, c.sp_a, c.sp_b, c.sp_amount, c.sp_counted,
         c.et_amt, c.et_min_other, c.mcw_in, c.mcw_k, counted, bonus,
-        np.empty(scratch_words(len(stops)), dtype=np.int64),
+        np.empty(c.kernels.scratch_words(len(stops)), dtype=np.int64),
         np.empty(2 * len(stops) + 2, dtype=np.bool_),
         option_buffer(c),
     )  # fmt: skip

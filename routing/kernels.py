@@ -16,19 +16,20 @@ after a numba solve compiled or loaded every kernel (:func:`compile_kernels`).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
+
+from ._jit import compiled_loaded, kernels_cached, stamp_path
 
 __all__ = [
     "kernels_cached",
     "compile_kernels",
     "ensure_kernels",
+    "load_kernels",
     "compile_in_background",
     "stamp_path",
 ]
@@ -37,40 +38,6 @@ _HERE = Path(__file__).resolve().parent
 #: A background compile that started less than this many seconds ago is still running (or
 #: died): no second one is started before.
 _LOCK_SECONDS = 600.0
-
-
-def _cache_dir() -> Path:
-    """Where numba keeps this package's kernels: ``NUMBA_CACHE_DIR`` if set, else the
-    package's ``__pycache__`` when it is writable, else the user's cache."""
-    override = os.environ.get("NUMBA_CACHE_DIR")
-    if override:
-        return Path(override)
-    here = _HERE / "__pycache__"
-    if os.access(here if here.is_dir() else _HERE, os.W_OK):
-        return here
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "eighteen"
-
-
-@cache
-def _source_digest() -> str:
-    """A digest of the kernel modules' sources (``routing/_*.py``) and the interpreter."""
-    digest = hashlib.blake2b(digest_size=8)
-    digest.update(sys.version.encode())
-    for path in sorted(_HERE.glob("_*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def stamp_path() -> Path:
-    """The file that says this installation's kernels are cached."""
-    return _cache_dir() / f"eighteen-kernels-{_source_digest()}.ok"
-
-
-def kernels_cached() -> bool:
-    """True when the kernels of this installation were compiled into the cache (a solve can
-    load them instead of compiling them)."""
-    return stamp_path().is_file()
 
 
 def _write_stamp() -> None:
@@ -88,13 +55,15 @@ def compile_kernels() -> None:
     """Compile (or load) every kernel of the numba search and record that they are cached.
 
     One exact solve of a small board with two train kinds reaches every kernel: the route
-    enumeration, its evaluation, the leg builder, the counters and the packing.
+    enumeration, its evaluation, the leg builder, the counters and the packing.  Afterwards
+    this process runs the compiled kernels.
     """
     from . import solve
     from .synthetic import synthetic_problem
 
-    solution = solve(synthetic_problem(seed=0, cols=5, rows=4), method="numba")
-    if solution.optimal:
+    problem = synthetic_problem(seed=0, cols=5, rows=4)
+    solution = solve(problem, method="numba", kernels="compiled")
+    if solution.optimal and not kernels_cached():
         _write_stamp()
 
 
@@ -107,6 +76,14 @@ def ensure_kernels(before_compiling: Callable[[], None] | None = None) -> bool:
         before_compiling()
     compile_kernels()
     return True
+
+
+def load_kernels(before_compiling: Callable[[], None] | None = None) -> None:
+    """Load the compiled kernels into this process now (compiling them first, after
+    ``before_compiling``, unless they are cached): for a process that will solve many
+    problems, which the interpreted tier (:mod:`routing._jit`) would only slow down."""
+    if not ensure_kernels(before_compiling) and not compiled_loaded():
+        compile_kernels()
 
 
 def compile_in_background() -> bool:

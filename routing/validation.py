@@ -21,7 +21,6 @@ from itertools import islice, product
 import numpy as np
 
 from ._compile import Compiled, compile_problem, option_buffer, train_params
-from ._evaluate import evaluate, scratch_words
 from .network import NodeKind
 from .problem import Problem
 from .rules import GroupScope
@@ -401,12 +400,12 @@ def _score(c: Compiled, problem: Problem, t: int, stops: list[int], desig: int):
     counted = np.zeros(len(stops) + 1, dtype=np.bool_)
     n_bonus = c.ep_a.shape[0] + c.sp_a.shape[0] + c.et_amt.shape[0]
     bonus = np.zeros(max(n_bonus, 1), dtype=np.int64)
-    value = evaluate(
+    value = c.kernels.evaluate(
         np.array(stops, dtype=np.int64), len(stops), desig, c.node_kind, c.node_val, c.node_token,
         row_kinds, row_pay, row_visit, flags[0], flags[1], flags[3], c.token_counted,
         c.ep_a, c.ep_b, c.ep_counted, c.sp_a, c.sp_b, c.sp_amount, c.sp_counted,
         c.et_amt, c.et_min_other, c.mcw_in, c.mcw_k, counted, bonus,
-        np.empty(scratch_words(len(stops)), dtype=np.int64),
+        np.empty(c.kernels.scratch_words(len(stops)), dtype=np.int64),
         np.empty(2 * len(stops) + 2, dtype=np.bool_),
         option_buffer(c),
     )  # fmt: skip

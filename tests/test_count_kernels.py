@@ -3,7 +3,8 @@
 :func:`routing._count.count_rows` picks the counted stops of a several-row train greedily
 (a transversal matroid, Hall's condition over the limited rows).  Here every assignment of
 every stop (skip it, or put it in a row that takes its kind) is tried, and the best
-``(value, count)`` must be the kernel's, with the kernel's own counted set feasible.
+``(value, count)`` must be the kernel's, with the kernel's own counted set feasible: the
+compiled kernel and the same kernel interpreted (:mod:`routing._jit`).
 """
 
 from __future__ import annotations
@@ -11,10 +12,14 @@ from __future__ import annotations
 from itertools import product
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from routing._count import HALL_WORDS, INFEASIBLE, NO_LIMIT, count_rows
+from routing import _jit
+from routing._count import HALL_WORDS, INFEASIBLE, NO_LIMIT
+
+TIERS = {"compiled": _jit.compiled, "interpreted": _jit.interpreted}
 
 KINDS = (1, 2, 3, 4)
 
@@ -73,10 +78,10 @@ def _cases(draw):
     return vals, kinds, forced, rows, skip
 
 
-def _kernel(vals, kinds, forced, rows, skip):
+def _kernel(vals, kinds, forced, rows, skip, tier="compiled"):
     n = len(vals)
     counted = np.zeros(n, dtype=np.bool_)
-    value, count = count_rows(
+    value, count = TIERS[tier]().count_rows(
         np.array(vals, dtype=np.int64), np.array(kinds, dtype=np.int64),
         np.array(forced, dtype=np.bool_), n,
         np.array([m for m, _c in rows], dtype=np.int64),
@@ -86,11 +91,12 @@ def _kernel(vals, kinds, forced, rows, skip):
     return int(value), int(count), counted
 
 
+@pytest.mark.parametrize("tier", sorted(TIERS))
 @settings(max_examples=300, deadline=None)
 @given(_cases())
-def test_count_rows_matches_brute_force(case):
+def test_count_rows_matches_brute_force(tier, case):
     vals, kinds, forced, rows, skip = case
-    value, count, counted = _kernel(vals, kinds, forced, rows, skip)
+    value, count, counted = _kernel(vals, kinds, forced, rows, skip, tier)
     expected = _brute(vals, kinds, forced, rows, skip)
     if expected is None:
         assert value == INFEASIBLE
@@ -110,7 +116,8 @@ def test_count_rows_matches_brute_force(case):
     assert _fits(rest, limited)
 
 
-def test_goods_train_rows_by_hand():
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_goods_train_rows_by_hand(tier):
     # a 4+2G-like train: row 0 takes cities (1) and towns (2), 2 of them; row 1 towns only,
     # 1 of them; ports (4) unlimited; towns may be skipped.  Stops: city 50, town 40,
     # town 30, town 20, port 10.  Cities must count: city 50 -> row 0.  Towns by value:
@@ -118,14 +125,14 @@ def test_goods_train_rows_by_hand():
     # absorbed.  50 + 40 + 30 + 10 = 130 from 4 stops.
     rows = [((1 << 1) | (1 << 2), 2), (1 << 2, 1), (1 << 4, NO_LIMIT + 1)]
     value, count, counted = _kernel([50, 40, 30, 20, 10], [1, 2, 2, 2, 4], [False] * 5,
-                                    rows, skip=1 << 2)  # fmt: skip
+                                    rows, 1 << 2, tier)  # fmt: skip
     assert (value, count) == (130, 4)
     assert list(counted) == [True, True, True, False, True]
     # forcing the 20 town (a bonus needs it): 50 + 20 forced, then 40 fits row 0 or 1:
     # 50 + 20 + 40 + 10 = 120; the 30 town no longer fits
     value, count, _ = _kernel([50, 40, 30, 20, 10], [1, 2, 2, 2, 4],
-                              [False, False, False, True, False], rows, skip=1 << 2)  # fmt: skip
+                              [False, False, False, True, False], rows, 1 << 2, tier)  # fmt: skip
     assert (value, count) == (120, 4)
     # three cities for a row of 2: infeasible (a city must count)
-    value, _, _ = _kernel([10, 10, 10], [1, 1, 1], [False] * 3, rows, skip=1 << 2)
+    value, _, _ = _kernel([10, 10, 10], [1, 1, 1], [False] * 3, rows, 1 << 2, tier)
     assert value == INFEASIBLE

@@ -281,9 +281,10 @@ def test_second_process_does_not_recompile(tmp_path):
         "import json\n"
         "from routing import solve\n"
         "from routing.synthetic import synthetic_problem\n"
-        "from routing import _enumerate, _pack, _legs\n"
-        "solve(synthetic_problem(seed=3))\n"
-        "ks = [_enumerate.enumerate_routes, _pack.pack, _legs.build_legs]\n"
+        "from routing import _jit\n"
+        "solve(synthetic_problem(seed=3), kernels='compiled')\n"
+        "tier = _jit.compiled()\n"
+        "ks = [tier.enumerate_routes, tier.pack, tier.build_legs]\n"
         "print(json.dumps([sum(k.stats.cache_misses.values()) for k in ks]))\n"
     )
     out = subprocess.run(

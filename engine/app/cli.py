@@ -17,7 +17,6 @@ import click
 
 from engine.app.cli_common import (
     STDIN,
-    compile_kernels_first,
     example_path,
     examples_dir,
     is_record_file,
@@ -154,8 +153,9 @@ def _print_solution(problem, view, solution) -> None:
     seconds = solution.stats.get("seconds")
     time_text = f"{seconds:.2f} s" if isinstance(seconds, int | float) else "?"
     method = solution.stats.get("method", "?")
-    if solution.stats.get("engine"):
-        method += f" ({solution.stats['engine']})"
+    engine = [solution.stats[k] for k in ("engine", "kernels") if solution.stats.get(k)]
+    if engine:
+        method += f" ({', '.join(engine)})"
     console.print(
         f"total [bold]{solution.total}[/bold]  optimal {'yes' if solution.optimal else 'no'}  "
         f"bound {solution.bound}  time {time_text}  method {method}"
@@ -485,8 +485,10 @@ def render(position, example, with_routes, time_limit, output) -> None:
     if with_routes:
         import routing
 
-        compile_kernels_first()
-        solution = routing.solve(problem, time_limit=time_limit)
+        method, note = solve_method_now("auto")  # one question: no kernel loading for it
+        if note:
+            click.echo(f"note: {note}", err=True)
+        solution = routing.solve(problem, time_limit=time_limit, method=method)
         routes = [(r.train_name, list(r.nodes)) for r in solution.routes]
         net = problem.network
         for r in solution.routes:

@@ -185,13 +185,14 @@ def workers_option_value(workers: int | None, echo=None) -> int:
 
 
 def compile_kernels_first() -> None:
-    """Compile the solver's kernels before the work, saying so on standard error, when this
-    installation has not compiled them yet (the first run: about 30 s); else nothing.  The
-    work that follows is then timed without compilation."""
-    from routing.kernels import ensure_kernels
+    """Load the solver's compiled kernels before work that solves many problems, first
+    compiling them, saying so on standard error, when this installation has not compiled
+    them yet (the first run: about 30 s).  The work that follows is then timed without
+    compilation."""
+    from routing.kernels import load_kernels
 
-    ensure_kernels(lambda: click.echo("compiling the solver's kernels (first run only, about "
-                                      "30 s) ...", err=True))  # fmt: skip
+    load_kernels(lambda: click.echo("compiling the solver's kernels (first run only, about "
+                                    "30 s) ...", err=True))  # fmt: skip
 
 
 def solve_method_now(method: str) -> tuple[str, str | None]:

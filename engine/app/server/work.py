@@ -32,11 +32,13 @@ WARM_EXAMPLE = Path(__file__).resolve().parent.parent.parent / "examples" / "184
 
 
 def warm() -> int:
-    """Solve one small position so the numba kernels are loaded (compiled or read from the
-    cache); returns its revenue."""
+    """Load the compiled kernels (compiled or read from the cache: a server solves many
+    problems) and solve one small position; returns its revenue."""
     import routing
     from engine.games import build_problem
+    from routing.kernels import load_kernels
 
+    load_kernels()
     problem, _view = build_problem(str(WARM_EXAMPLE))
     return int(routing.solve(problem, time_limit=30).total)
 

@@ -1,0 +1,260 @@
+"""The search's kernels, written once in Python and run compiled by numba or interpreted.
+
+A kernel is a plain function over arrays, marked with :func:`kernel`.  Its module keeps it
+plain, so the interpreter can run it as written: the *interpreted* tier, which needs
+neither numba nor any loading.  :func:`compiled` makes the *compiled* tier: a numba
+dispatcher (``njit(cache=True)``) for every kernel, each compiled from a copy of the
+kernel whose globals name the other kernels' dispatchers.  Both tiers run the same source
+on the same arrays and give the same answers (``tests/test_tiers.py``); numba's integers
+wrap on overflow, so the interpreted tier runs with NumPy's overflow warnings off.
+
+Why two tiers: the compiled kernels are about a hundred times faster, but a process pays
+for them once before its first compiled solve: about 0.6 s to import numba and load them
+from numba's cache, about 30 s to compile them after an install.  Most real positions
+solve in under 10 ms interpreted.  So :func:`run_tiered` follows the ski-rental rule: a
+process solves interpreted until the time it has spent interpreting reaches what loading
+would cost, and then loads the compiled tier for good.  A solve the interpreter does not
+finish within what is left of that allowance is cut short and run again compiled.  Either
+way the process spends at most about twice what the better choice, made in hindsight,
+would have cost it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import sys
+import time
+import types
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass
+from functools import cache, wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+__all__ = [
+    "KERNEL_CHOICES",
+    "Kernels",
+    "kernel",
+    "objmode",
+    "interpreted",
+    "compiled",
+    "compiled_loaded",
+    "current",
+    "run_tiered",
+    "interpreter_allowance",
+    "kernels_cached",
+    "stamp_path",
+]
+
+#: The ``kernels`` argument of the solvers: ``"auto"`` (the rule above), ``"compiled"``
+#: or ``"interpreted"`` (that tier only).
+KERNEL_CHOICES = ("auto", "compiled", "interpreted")
+#: What loading the compiled tier costs a fresh process when numba's cache holds the
+#: kernels (import and load, measured on a 2-core machine: 0.5-0.7 s), and when it does not
+#: (a compile, about 30 s): the interpreter's allowance under the ski-rental rule.
+LOAD_SECONDS = 0.6
+COMPILE_SECONDS = 30.0
+
+F = TypeVar("F", bound=Callable[..., Any])
+_HERE = Path(__file__).resolve().parent
+
+#: Every kernel with its numba options, in definition order.
+_REGISTRY: list[tuple[Callable, dict]] = []
+#: The kernel modules, imported (and so registered) by :func:`_registered`.
+_MODULES = ("_buffers", "_count", "_evaluate", "_legs", "_enumerate", "_pack")
+
+
+def kernel(func: F | None = None, *, inline: str | None = None) -> F | Callable[[F], F]:
+    """Mark ``func`` as a kernel and return it unchanged (``@kernel`` or
+    ``@kernel(inline="always")``: numba inlines it into its callers when compiled)."""
+
+    def mark(f: F) -> F:
+        _REGISTRY.append((f, {} if inline is None else {"inline": inline}))
+        return f
+
+    return mark if func is None else mark(func)
+
+
+def objmode(**types_of_outputs: str) -> nullcontext:
+    """In a kernel, ``with objmode(now="float64"):`` runs its block in the interpreter: numba's
+    ``objmode`` when compiled; interpreted, the block runs as it is."""
+    return nullcontext()
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """One tier's kernels that Python code calls."""
+
+    tier: str
+    build_legs: Callable
+    leg_bitsets: Callable
+    enumerate_routes: Callable
+    evaluate: Callable
+    scratch_words: Callable
+    pack: Callable
+    count_rows: Callable
+    count_single: Callable
+
+
+_ENTRY_POINTS = tuple(name for name in Kernels.__dataclass_fields__ if name != "tier")
+
+
+def _registered() -> dict[str, types.ModuleType]:
+    """The kernel modules by name, imported (so every kernel is registered)."""
+    import importlib
+
+    package = __name__.rpartition(".")[0]
+    return {name: importlib.import_module(f"{package}.{name}") for name in _MODULES}
+
+
+def _quiet(func: Callable) -> Callable:
+    """``func`` with NumPy's overflow warnings off: numba's integers wrap silently, and the
+    kernels rely on it (a popcount multiplies past 2**64)."""
+
+    @wraps(func)
+    def run(*args):
+        with np.errstate(over="ignore"):
+            return func(*args)
+
+    return run
+
+
+_interpreted: Kernels | None = None
+_compiled: Kernels | None = None
+#: Seconds this process has spent solving with the interpreted tier under ``"auto"``.
+_interpreted_seconds = 0.0
+
+
+def interpreted() -> Kernels:
+    """The interpreted tier."""
+    global _interpreted
+    if _interpreted is None:
+        _registered()
+        plain = {func.__name__: func for func, _ in _REGISTRY}
+        _interpreted = Kernels("interpreted", **{n: _quiet(plain[n]) for n in _ENTRY_POINTS})
+    return _interpreted
+
+
+def compiled() -> Kernels:
+    """The compiled tier (imports numba; each dispatcher loads its kernel from numba's cache,
+    or compiles it, on its first call)."""
+    global _compiled
+    if _compiled is None:
+        _compiled = _compile_tier()
+    return _compiled
+
+
+def _compile_tier() -> Kernels:
+    import numba
+
+    modules = _registered()
+    # each kernel module's namespace, copied: the copies name dispatchers where the
+    # modules themselves keep the plain functions the interpreted tier runs
+    namespaces = {id(m): dict(vars(m)) for m in modules.values()}
+    # by the plain function's id (a namespace also holds unhashable values); the plain
+    # function is kept beside its dispatcher to check that an id is that function's
+    dispatchers: dict[int, tuple[Callable, Any]] = {}
+    for func, options in _REGISTRY:
+        namespace = namespaces[id(sys.modules[func.__module__])]
+        twin = types.FunctionType(
+            func.__code__, namespace, func.__name__, func.__defaults__, func.__closure__
+        )
+        twin.__qualname__, twin.__doc__ = func.__qualname__, func.__doc__
+        twin.__module__ = func.__module__  # numba's cache is named by module and qualname
+        dispatchers[id(func)] = (func, numba.njit(cache=True, **options)(twin))
+    for namespace in namespaces.values():
+        for name, value in namespace.items():
+            plain, dispatcher = dispatchers.get(id(value), (None, None))
+            if plain is value:
+                namespace[name] = dispatcher
+            elif value is objmode:
+                namespace[name] = numba.objmode
+    by_name = {func.__name__: dispatcher for func, dispatcher in dispatchers.values()}
+    return Kernels("compiled", **{name: by_name[name] for name in _ENTRY_POINTS})
+
+
+# ---------------------------------------------------------------- is the compiled tier cached
+def _cache_dir() -> Path:
+    """Where numba keeps this package's kernels: ``NUMBA_CACHE_DIR`` if set, else the
+    package's ``__pycache__`` when it is writable, else the user's cache."""
+    override = os.environ.get("NUMBA_CACHE_DIR")
+    if override:
+        return Path(override)
+    here = _HERE / "__pycache__"
+    if os.access(here if here.is_dir() else _HERE, os.W_OK):
+        return here
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "eighteen"
+
+
+@cache
+def _source_digest() -> str:
+    """A digest of the kernel modules' sources (``routing/_*.py``) and the interpreter."""
+    digest = hashlib.blake2b(digest_size=8)
+    digest.update(sys.version.encode())
+    for path in sorted(_HERE.glob("_*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def stamp_path() -> Path:
+    """The file that says this installation's kernels are cached (written by
+    :func:`routing.kernels.compile_kernels`)."""
+    return _cache_dir() / f"eighteen-kernels-{_source_digest()}.ok"
+
+
+def kernels_cached() -> bool:
+    """True when the kernels of this installation were compiled into numba's cache (a
+    process can load them instead of compiling them)."""
+    return stamp_path().is_file()
+
+
+# --------------------------------------------------------------------------- which tier runs
+def compiled_loaded() -> bool:
+    """True once this process loaded (or compiled) the compiled tier's route enumeration."""
+    return _compiled is not None and bool(_compiled.enumerate_routes.overloads)
+
+
+def current() -> Kernels:
+    """The compiled tier if this process has loaded it, else the interpreted one (for work
+    too small to be worth loading for, such as scoring a player's routes)."""
+    return _compiled if compiled_loaded() else interpreted()
+
+
+def interpreter_allowance() -> float:
+    """Seconds the interpreted tier may still spend in this process under ``"auto"``."""
+    if compiled_loaded():
+        return 0.0
+    price = LOAD_SECONDS if kernels_cached() else COMPILE_SECONDS
+    return max(0.0, price - _interpreted_seconds)
+
+
+def run_tiered(
+    choice: str, run: Callable[[Kernels, float], tuple[Any, bool]], deadline: float = math.inf
+) -> Any:
+    """``run(kernels, stop)`` with the tier ``choice`` names (see :data:`KERNEL_CHOICES`).
+
+    ``run`` solves with ``kernels``, giving up at ``time.perf_counter()`` ``stop`` (besides
+    its own deadlines), and returns ``(answer, finished)``; ``finished`` is False when
+    ``stop`` cut it short.  Under ``"auto"`` an interpreted run that was cut short is run
+    again compiled, unless ``deadline`` (the caller's own time limit) has passed too.
+    """
+    global _interpreted_seconds
+    if choice not in KERNEL_CHOICES:
+        raise ValueError(f"kernels must be one of {', '.join(KERNEL_CHOICES)}, got {choice!r}")
+    if choice == "interpreted":
+        return run(interpreted(), math.inf)[0]
+    allowance = interpreter_allowance() if choice == "auto" else 0.0
+    if allowance > 0.0:
+        start = time.perf_counter()
+        answer, finished = run(interpreted(), start + allowance)
+        now = time.perf_counter()
+        _interpreted_seconds += now - start
+        if finished or now >= deadline:
+            return answer
+    return run(compiled(), math.inf)[0]
