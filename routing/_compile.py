@@ -9,6 +9,7 @@ segments and junctions it uses), and lay the rule vocabulary out as dense tables
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -88,6 +89,14 @@ class Compiled:
     et_names: list[str]
     claim_names: list[str]
 
+    @cached_property
+    def option_shape(self) -> tuple[int, int, int]:
+        """The shape of :func:`option_buffer`: ``[4, n_bonus + 1, max_options]``."""
+        n = len(self.node_kind)
+        n_bonus = self.ep_a.shape[0] + self.sp_a.shape[0] + self.et_amt.shape[0]
+        pairs = [int(a.sum()) * int(b.sum()) for a, b in zip(self.sp_a, self.sp_b, strict=True)]
+        return 4, n_bonus + 1, max([n + 2, *pairs]) + 1
+
 
 def _mask_of(nodes, n: int) -> np.ndarray:
     out = np.zeros(n, dtype=np.bool_)
@@ -109,33 +118,19 @@ def _stack(rows: list[np.ndarray], n: int, dtype) -> np.ndarray:
     return np.ascontiguousarray(np.vstack(rows).astype(dtype))
 
 
-def _active_nodes(problem: Problem) -> np.ndarray:
-    """Nodes on some connected piece of track that holds a company token.
+def _active_nodes(problem: Problem, node_token: np.ndarray, kernels: Kernels) -> np.ndarray:
+    """Nodes on some connected piece of track that holds a company token (every node when
+    the problem names no tokens).
 
     Terminal nodes are not expanded (a route cannot pass them) unless they hold a token.
     """
     net = problem.network
-    n = net.n_nodes
-    tokens = problem.rules.token_nodes
-    if tokens is None:
-        return np.ones(n, dtype=np.bool_)
-    adj: list[list[int]] = [[] for _ in range(n)]
-    for u, v in zip(net.seg_u.tolist(), net.seg_v.tolist(), strict=True):
-        adj[u].append(v)
-        adj[v].append(u)
-    seen = np.zeros(n, dtype=np.bool_)
-    stack = list(tokens)
-    for t in stack:
-        seen[t] = True
-    while stack:
-        u = stack.pop()
-        if net.node_terminal[u] and u not in tokens:
-            continue
-        for v in adj[u]:
-            if not seen[v]:
-                seen[v] = True
-                stack.append(v)
-    return seen
+    if problem.rules.token_nodes is None:
+        return np.ones(net.n_nodes, dtype=np.bool_)
+    return kernels.reach(
+        net.n_nodes, net.seg_u.astype(np.int64), net.seg_v.astype(np.int64),
+        net.node_terminal, node_token,
+    )  # fmt: skip
 
 
 def _build_legs(problem: Problem, active: np.ndarray, kernels: Kernels) -> Legs:
@@ -205,15 +200,18 @@ def compile_problem(
     net = problem.network
     rules = problem.rules
     n = net.n_nodes
-    active = _active_nodes(problem) if reachable_only else np.ones(n, dtype=np.bool_)
+    tokens = rules.token_nodes
+    node_token = np.ones(n, dtype=np.bool_) if tokens is None else _mask_of(tokens, n)
+    if reachable_only:
+        active = _active_nodes(problem, node_token, kernels)
+    else:
+        active = np.ones(n, dtype=np.bool_)
     legs = _build_legs(problem, active, kernels)
     n_seg_words = (net.n_segments + 63) // 64 or 1
 
     node_val = net.node_value.astype(np.int64).copy()
     for node, amount in rules.node_bonus:
         node_val[node] += amount
-    tokens = rules.token_nodes
-    node_token = np.ones(n, dtype=np.bool_) if tokens is None else _mask_of(tokens, n)
 
     # cross-route extra bits
     next_bit = net.n_segments
@@ -289,9 +287,13 @@ def compile_problem(
     )
 
 
+@lru_cache(maxsize=256)
 def train_params(train: Train) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(row_kinds, row_pay, row_visit, flags)`` with flags =
-    ``[skip, multiplier*runs, end_kinds, designated_kind, min_stops]``."""
+    ``[skip, multiplier*runs, end_kinds, designated_kind, min_stops]``.
+
+    Kept per train type (a solve asks for them once per enumeration and once per route it
+    returns); no kernel writes to them."""
     row_kinds = np.array([r.kinds for r in train.rows], dtype=np.int64)
     row_pay = np.array([min(r.pay, UNLIMITED) for r in train.rows], dtype=np.int64)
     row_visit = np.array([min(r.visit, UNLIMITED) for r in train.rows], dtype=np.int64)
@@ -310,8 +312,4 @@ def train_params(train: Train) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 
 def option_buffer(c: Compiled) -> np.ndarray:
     """Work space for :func:`routing._evaluate.evaluate`'s bonus options."""
-    n = len(c.node_kind)
-    n_bonus = c.ep_a.shape[0] + c.sp_a.shape[0] + c.et_amt.shape[0]
-    pairs = [int(a.sum()) * int(b.sum()) for a, b in zip(c.sp_a, c.sp_b, strict=True)]
-    max_opt = max([n + 2, *pairs]) + 1
-    return np.zeros((4, n_bonus + 1, max_opt), dtype=np.int64)
+    return np.zeros(c.option_shape, dtype=np.int64)

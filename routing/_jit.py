@@ -91,6 +91,7 @@ class Kernels:
     """One tier's kernels that Python code calls."""
 
     tier: str
+    reach: Callable
     build_legs: Callable
     leg_bitsets: Callable
     enumerate_routes: Callable

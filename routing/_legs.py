@@ -28,6 +28,49 @@ def _reenters(hseq, n, exempt):
 
 
 @kernel
+def reach(n, seg_u, seg_v, node_terminal, token):
+    """Nodes on a connected piece of track that holds a token (``token``: a node mask).
+
+    A terminal node is reached but not passed through, unless it holds a token.
+    """
+    m = seg_u.shape[0]
+    first = np.zeros(n + 1, dtype=np.int64)  # adjacency in CSR form
+    for s in range(m):
+        first[seg_u[s] + 1] += 1
+        first[seg_v[s] + 1] += 1
+    for u in range(n):
+        first[u + 1] += first[u]
+    fill = first[:n].copy()
+    adj = np.empty(2 * m, dtype=np.int64)
+    for s in range(m):
+        u, v = seg_u[s], seg_v[s]
+        adj[fill[u]] = v
+        fill[u] += 1
+        adj[fill[v]] = u
+        fill[v] += 1
+    seen = np.zeros(n, dtype=np.bool_)
+    stack = np.empty(n, dtype=np.int64)  # a node is pushed once, when first seen
+    top = 0
+    for u in range(n):
+        if token[u]:
+            seen[u] = True
+            stack[top] = u
+            top += 1
+    while top:
+        top -= 1
+        u = stack[top]
+        if node_terminal[u] and not token[u]:
+            continue
+        for k in range(first[u], first[u + 1]):
+            v = adj[k]
+            if not seen[v]:
+                seen[v] = True
+                stack[top] = v
+                top += 1
+    return seen
+
+
+@kernel
 def build_legs(
     node_kind, node_active, node_hex, seg_hex,
     inc_ptr, inc_seg, inc_other, inc_side_here, inc_side_other,

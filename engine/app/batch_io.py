@@ -4,8 +4,9 @@
 position or scored record turn; :func:`write_table` writes it atomically as CSV or Parquet
 and :func:`read_table` reads it back.  :class:`Journal` is the append-only JSON-lines log
 (``<out>.journal``, :func:`journal_path`) that lets a stopped batch resume: one line per
-finished item, flushed and fsynced before the next result is taken; a line cut short by a
-kill is dropped on the next open.  Everything here is also importable from
+finished item, written through to the operating system before the next result is taken
+and fsynced at least every :data:`SYNC_SECONDS`; a line cut short by a kill is dropped on
+the next open.  Everything here is also importable from
 :mod:`engine.app.batch`.
 """
 
@@ -17,6 +18,7 @@ import io
 import json
 import os
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -63,6 +65,9 @@ COLUMNS: dict[str, str] = {
 IDENTITY_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "seconds")
 
 _JOURNAL_VERSION = 1
+#: Most seconds a finished item waits in the operating system's buffers before the journal
+#: is fsynced (a power cut, not a crash, loses that much work; a resumed run redoes it).
+SYNC_SECONDS = 0.25
 
 
 class BatchError(ValueError):
@@ -117,6 +122,7 @@ class Journal:
         self.entries: dict[str, list[dict]] = {}
         self.dropped = 0
         self._fh: io.TextIOWrapper | None = None
+        self._synced = time.monotonic()
 
     def _header(self) -> dict:
         return {
@@ -202,18 +208,28 @@ class Journal:
             fcntl.flock(self._fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
 
     def append(self, key: str, rows: list[dict]) -> None:
-        """Record a finished item durably (flush + fsync) before returning."""
+        """Record a finished item: written through to the operating system before returning
+        (a crash of this process loses nothing), and on disk (fsync) within
+        :data:`SYNC_SECONDS` and at :meth:`close` (a power cut loses at most that much work,
+        which a resumed run does again).  An fsync per item took 0.6 ms, a sixth of a
+        corpus position's whole batch time."""
         if self._fh is None:
             raise BatchError(f"{self.path}: journal is not open")
         if key in self.entries:
             return
         self._fh.write(json.dumps({"key": key, "rows": rows}) + "\n")
         self._fh.flush()
-        os.fsync(self._fh.fileno())
+        now = time.monotonic()
+        if now - self._synced >= SYNC_SECONDS:
+            os.fsync(self._fh.fileno())
+            self._synced = now
         self.entries[key] = rows
 
     def close(self) -> None:
         if self._fh is not None:
+            with contextlib.suppress(OSError):
+                self._fh.flush()
+                os.fsync(self._fh.fileno())
             self._fh.close()
             self._fh = None
 
