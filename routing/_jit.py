@@ -150,9 +150,30 @@ def compiled() -> Kernels:
     return _compiled
 
 
-def _compile_tier() -> Kernels:
-    import numba
+def _import_numba() -> types.ModuleType:
+    """``numba``, imported without SciPy's BLAS when nothing imported that yet.
 
+    numba imports ``scipy.linalg`` while it sets up (0.2-0.35 s, a third of loading the
+    kernels into a fresh process) only to decide whether ``np.correlate`` and
+    ``np.convolve`` may call BLAS; the kernels call neither.  So that one import is made to
+    fail while numba sets up, and is allowed again at once: ``np.dot`` and the rest of
+    numba's linear algebra import SciPy when they are compiled, as before.
+    """
+    name = "scipy.linalg.cython_blas"
+    blocked = name not in sys.modules
+    if blocked:
+        sys.modules[name] = None  # type: ignore[assignment] - "import fails", by design
+    try:
+        import numba
+        import numba.np.arraymath  # noqa: F401 - where numba makes that decision
+    finally:
+        if blocked and sys.modules.get(name, False) is None:
+            del sys.modules[name]
+    return numba
+
+
+def _compile_tier() -> Kernels:
+    numba = _import_numba()
     modules = _registered()
     # each kernel module's namespace, copied: the copies name dispatchers where the
     # modules themselves keep the plain functions the interpreted tier runs

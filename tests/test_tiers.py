@@ -174,3 +174,20 @@ def test_importing_the_engine_does_not_import_numba():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, timeout=60, check=True).stdout  # fmt: skip
     assert out.strip() == "False"
+
+
+def test_loading_the_kernels_leaves_numba_linear_algebra_working():
+    # the compiled tier sets numba up without SciPy's BLAS (routing._jit._import_numba);
+    # afterwards np.dot in anyone's numba code, and scipy.linalg itself, still work
+    code = (
+        "import numpy as np\n"
+        "from routing.kernels import load_kernels\n"
+        "load_kernels()\n"
+        "import numba, scipy.linalg\n"
+        "dot = numba.njit(lambda a, b: np.dot(a, b))\n"
+        "print(dot(np.ones(3), np.arange(3.0)), scipy.linalg.norm(np.ones(4)))\n"
+    )
+    pytest.importorskip("scipy")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=300, check=True).stdout  # fmt: skip
+    assert out.split() == ["3.0", "2.0"]  # 0 + 1 + 2, and the norm of four ones is 2
