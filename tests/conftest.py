@@ -24,7 +24,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 def _kernels_compiled():
     """Compile the kernels once per test process before any test, as the first ``eighteen``
     command of an installation does: the commands the tests run then solve with numba
-    (:func:`engine.app.cli_common.solve_method_now`) and no test's time holds a compile.
+    (:func:`engine.app.cli_common.solve_options_now`) and no test's time holds a compile.
     They are loaded into this process too, so its solves run compiled; the interpreted tier
     is tested on its own (``tests/test_tiers.py``) and by the commands run as processes."""
     from routing.kernels import load_kernels

@@ -25,7 +25,7 @@ from engine.app.cli_common import (
     plain,
     read_input,
     record_problem,
-    solve_method_now,
+    solve_options_now,
     time_limit_options,
 )
 from engine.app.files import write_text_atomic
@@ -199,10 +199,10 @@ def solve(position, example, action, company, as_json, time_limit, method) -> No
         if action is not None or company is not None:
             raise click.UsageError("--action and --company go with a game record, not a position")
         problem, view = _load_problem(position, example)
-    method, note = solve_method_now(method)
+    options, note = solve_options_now(method)
     if note:
         click.echo(f"note: {note}", err=True)
-    solution = routing.solve(problem, time_limit=time_limit, method=method)
+    solution = routing.solve(problem, time_limit=time_limit, **options)
     if as_json:
         click.echo(json.dumps(_solution_json(problem, view, solution), indent=2))
     else:
@@ -485,10 +485,10 @@ def render(position, example, with_routes, time_limit, output) -> None:
     if with_routes:
         import routing
 
-        method, note = solve_method_now("auto")  # one question: no kernel loading for it
+        options, note = solve_options_now("auto")  # one question, answered as solve does
         if note:
             click.echo(f"note: {note}", err=True)
-        solution = routing.solve(problem, time_limit=time_limit, method=method)
+        solution = routing.solve(problem, time_limit=time_limit, **options)
         routes = [(r.train_name, list(r.nodes)) for r in solution.routes]
         net = problem.network
         for r in solution.routes:

@@ -19,7 +19,7 @@ __all__ = [
     "workers_option_value",
     "DEFAULT_TIME_LIMIT",
     "compile_kernels_first",
-    "solve_method_now",
+    "solve_options_now",
     "is_record_file",
     "read_input",
     "STDIN",
@@ -195,20 +195,24 @@ def compile_kernels_first() -> None:
                                     "30 s) ...", err=True))  # fmt: skip
 
 
-def solve_method_now(method: str) -> tuple[str, str | None]:
-    """The method one question should be solved with now, and a note for the user.
+def solve_options_now(method: str) -> tuple[dict, str | None]:
+    """The :func:`routing.solve` options one question should be solved with now, and a note
+    for the user.
 
-    ``auto`` before the kernels are compiled would make a single answer wait half a minute:
-    the kernels are compiled in a background process instead
-    (:func:`routing.kernels.compile_in_background`) and this answer comes from the CP-SAT
-    model, which is exact too and needs no compilation.
+    With the compiled kernels cached, ``method`` as given (``auto`` then answers with the
+    interpreted kernels unless loading the compiled ones pays, :mod:`routing._jit`).  Before
+    they are compiled, ``auto`` would make a single answer wait half a minute: the kernels
+    are compiled in a background process instead
+    (:func:`routing.kernels.compile_in_background`) and this answer comes from the same
+    search run interpreted, which hands a problem it cannot finish within its budget over
+    to the CP-SAT model as it always does; both are exact and need no compilation.
     """
     from routing.kernels import compile_in_background, kernels_cached
 
     if method != "auto" or kernels_cached():
-        return method, None
+        return {"method": method}, None
     compile_in_background()
-    return "cpsat", (
+    return {"method": "auto", "kernels": "interpreted"}, (
         "the solver's kernels are compiling in the background (first run only, about 30 s "
-        "of CPU); until then answers come from the CP-SAT model"
+        "of CPU); until then the search runs interpreted (exact too, slower on big boards)"
     )
