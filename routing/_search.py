@@ -292,13 +292,13 @@ def _route_result(c: Compiled, problem: Problem, slot: int, routes: _Routes, i: 
     stops = [int(routes.start[i])]
     nodes = [int(routes.start[i])]
     segments: list[int] = []
-    for leg in routes.legs_of(i):
-        seg = legs.segs[legs.segs_ptr[leg] : legs.segs_ptr[leg + 1]]
-        mid = legs.nodes[legs.nodes_ptr[leg] : legs.nodes_ptr[leg + 1]]
-        segments.extend(int(x) for x in seg)
-        nodes.extend(int(x) for x in mid)
-        nodes.append(int(legs.end[leg]))
-        stops.append(int(legs.end[leg]))
+    segs_ptr, nodes_ptr = legs.segs_ptr, legs.nodes_ptr
+    for leg in routes.legs_of(i).tolist():
+        segments.extend(legs.segs[segs_ptr[leg] : segs_ptr[leg + 1]].tolist())
+        nodes.extend(legs.nodes[nodes_ptr[leg] : nodes_ptr[leg + 1]].tolist())
+        end = int(legs.end[leg])
+        nodes.append(end)
+        stops.append(end)
     row_kinds, row_pay, row_visit, flags = train_params(train)
     path = np.array(stops, dtype=np.int64)
     counted = np.zeros(len(stops) + 1, dtype=np.bool_)
