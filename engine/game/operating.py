@@ -74,7 +74,7 @@ class _SubBoard(FastBoard):
     def printed_facts(self, kind: str) -> dict:
         # A hex's network fragment is the same on the part as on the whole map (the
         # builder drops sides into hexes the part leaves out), so the part uses the map's.
-        if kind == "network fragments":
+        if kind in ("network fragments", "printed fragments"):
             return self.parent.printed_facts(kind)
         return super().printed_facts(kind)
 
