@@ -36,6 +36,7 @@ STOP_KINDS = (NodeKind.CITY, NodeKind.TOWN, NodeKind.OFFBOARD, NodeKind.PORT, No
 #: the node kinds are the numbers from JUNCTION to MINE, without gaps
 _KIND_RANGE = (min(NodeKind), max(NodeKind))
 assert len(NodeKind) == _KIND_RANGE[1] - _KIND_RANGE[0] + 1
+assert _KIND_RANGE[0] == 0  # Network._fields_in_range checks the kinds as unsigned
 
 
 def kind_mask(*kinds: NodeKind | int) -> int:
@@ -112,8 +113,8 @@ class Network:
             object.__setattr__(self, "node_names", tuple(f"n{i}" for i in range(n)))
         else:
             object.__setattr__(self, "node_names", tuple(str(x) for x in self.node_names))
-        n_hex = int(max(self.node_hex.max(initial=-1), self.seg_hex.max(initial=-1))) + 1
         if not self.hex_names:
+            n_hex = int(max(self.node_hex.max(initial=-1), self.seg_hex.max(initial=-1))) + 1
             object.__setattr__(self, "hex_names", tuple(f"h{i}" for i in range(n_hex)))
         else:
             object.__setattr__(self, "hex_names", tuple(str(x) for x in self.hex_names))
@@ -139,7 +140,9 @@ class Network:
                 )
         if len(self.node_names) != n:
             raise ValueError(f"node_names has {len(self.node_names)} entries, expected {n}")
-        # vectorised checks; on a failure, the first offending item is named
+        if self._fields_in_range():
+            return
+        # on a failure, the first offending item is named
         names = self.node_names
         bad = np.flatnonzero((self.node_kind < _KIND_RANGE[0]) | (self.node_kind > _KIND_RANGE[1]))
         if bad.size:
@@ -171,6 +174,30 @@ class Network:
             if u[j] == v[j]:
                 raise ValueError(f"segment {j} is a loop on node {names[int(u[j])]!r}")
             raise ValueError(f"segment {j} refers to unknown hex index {int(self.seg_hex[j])}")
+
+    def _fields_in_range(self) -> bool:
+        """Are all node kinds, values, hexes and groups and all segment ends and hexes in
+        range?  One numpy reduction per field (a range from 0 is one bound on the field
+        read as unsigned, where a negative number is huge), as few calls as the small
+        arrays of a game's network allow; :meth:`_check` looks for the first offender only
+        where something is out of range."""
+        n, n_hex = self.n_nodes, len(self.hex_names)
+        if not (
+            self.node_kind.view(np.uint8).max() <= _KIND_RANGE[1]
+            and self.node_value.min() >= 0
+            and self.node_group.min() >= -1
+            and self.node_hex.view(np.uint32).max() < n_hex
+        ):
+            return False
+        if not self.n_segments:
+            return True
+        u, v = self.seg_u, self.seg_v
+        return bool(
+            u.view(np.uint32).max() < n
+            and v.view(np.uint32).max() < n
+            and self.seg_hex.view(np.uint32).max() < n_hex
+            and not (u == v).any()
+        )
 
     # ------------------------------------------------------------------ accessors
     @property
