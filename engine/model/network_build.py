@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress, filterfalse
 
 from engine.model.board import Board
 from engine.model.tiles.parse import Edge, Revenue
@@ -317,17 +318,19 @@ def build_network(
             side_nodes[here] = side_nodes[back] = first
         return side_nodes[end[1]]
 
+    def reach(end: tuple, coord: str, here_rank: int) -> tuple[int, int] | None:
+        """(node, side label) of a path end, or None for a side nothing reaches from the
+        other hex."""
+        if end[0] is None:
+            return index[end[1]], -1
+        if end[2] not in uses:
+            return None
+        node = side_nodes.get(end[1])
+        return (side_node(coord, end) if node is None else node), here_rank
+
     for coord, here_rank, paths in on_board:
         for a, b, terminal in paths:
-            ends = []
-            for end in (a, b):
-                if end[0] is None:
-                    ends.append((index[end[1]], -1))
-                elif end[2] in uses:
-                    node = side_nodes.get(end[1])
-                    ends.append((side_node(coord, end) if node is None else node, here_rank))
-                else:
-                    ends.append(None)  # a side nothing reaches from the other hex
+            ends = (reach(a, coord, here_rank), reach(b, coord, here_rank))
             live = None not in ends
             if live and ends[0][0] == ends[1][0]:
                 continue
@@ -374,25 +377,24 @@ def build_network(
                     queued.add(node)
                     dead.append(node)
 
-    live_segs = [seg for j, seg in enumerate(segs) if alive[j]] if pruned else segs
-    used = {s[0] for s in live_segs} | {s[1] for s in live_segs}
-    # a junction without a live segment is left out
+    live_segs = list(compress(segs, alive)) if pruned else segs
+    seg_u, seg_v = ([s[k] for s in live_segs] for k in (0, 1))
+    # a junction without a live segment is left out (the columns are then picked by
+    # map and compress, at C speed)
     n_nodes = len(kinds)
-    keep = [i for i in range(n_nodes) if kinds[i] != JUNCTION or i in used]
+    unused = {i for i, kind in enumerate(kinds) if kind == JUNCTION}.difference(seg_u, seg_v)
+    keep = list(filterfalse(unused.__contains__, range(n_nodes)))
     if not keep:
         raise ValueError("the board has no stops, so there is no network to route on")
     if len(keep) < n_nodes:
-        remap = {old: new for new, old in enumerate(keep)}
+        remap = dict(zip(keep, range(len(keep)), strict=True))
         kinds, values, hexes, names, terminals, infos = (
-            [column[old] for old in keep]
+            list(map(column.__getitem__, keep))
             for column in (kinds, values, hexes, names, terminals, infos)
         )  # fmt: skip
-        seg_u = [remap[s[0]] for s in live_segs]
-        seg_v = [remap[s[1]] for s in live_segs]
+        seg_u, seg_v = list(map(remap.__getitem__, seg_u)), list(map(remap.__getitem__, seg_v))
         new_index = {key: remap[old] for key, old in index.items() if old in remap}
     else:
-        seg_u = [s[0] for s in live_segs]
-        seg_v = [s[1] for s in live_segs]
         new_index = index
 
     # ---- groups: one id per group name, in order of appearance; a node of several groups
