@@ -7,6 +7,7 @@ phase, and everything a title needs beyond that is expressed in :mod:`routing.ru
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -31,6 +32,22 @@ class NodeKind(IntEnum):
     PORT = 4
     MINE = 5
 
+
+#: The dtype of each array field of a Network.
+_DTYPES = {
+    "node_kind": np.int8,
+    "node_value": np.int32,
+    "node_hex": np.int32,
+    "node_terminal": np.bool_,
+    "node_group": np.int32,
+    "seg_u": np.int32,
+    "seg_v": np.int32,
+    "seg_side_u": np.int32,
+    "seg_side_v": np.int32,
+    "seg_hex": np.int32,
+}
+#: The node fields Network.with_nodes may replace.
+_NODE_FIELDS = ("node_kind", "node_value", "node_terminal", "node_group")
 
 STOP_KINDS = (NodeKind.CITY, NodeKind.TOWN, NodeKind.OFFBOARD, NodeKind.PORT, NodeKind.MINE)
 #: the node kinds are the numbers from JUNCTION to MINE, without gaps
@@ -84,30 +101,8 @@ class Network:
     hex_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        conv = {
-            "node_kind": np.int8,
-            "node_value": np.int32,
-            "node_hex": np.int32,
-            "node_terminal": np.bool_,
-            "node_group": np.int32,
-            "seg_u": np.int32,
-            "seg_v": np.int32,
-            "seg_side_u": np.int32,
-            "seg_side_v": np.int32,
-            "seg_hex": np.int32,
-        }
-        for name, dtype in conv.items():
-            raw = getattr(self, name)
-            try:
-                arr = np.array(raw, dtype=dtype, order="C", copy=True)
-            except (TypeError, ValueError, OverflowError) as exc:
-                raise ValueError(
-                    f"network field {name!r}: cannot convert to {dtype}: {exc}"
-                ) from None
-            if arr.ndim != 1:
-                raise ValueError(f"network field {name!r} must be one-dimensional, got {arr.shape}")
-            arr.setflags(write=False)
-            object.__setattr__(self, name, arr)
+        for name in _DTYPES:
+            self._set_array(name, getattr(self, name))
         n = len(self.node_kind)
         if not self.node_names:
             object.__setattr__(self, "node_names", tuple(f"n{i}" for i in range(n)))
@@ -119,6 +114,30 @@ class Network:
         else:
             object.__setattr__(self, "hex_names", tuple(str(x) for x in self.hex_names))
         self._check()
+
+    def _set_array(self, name: str, raw) -> None:
+        """Set field ``name`` to a read-only copy of ``raw`` in the field's dtype."""
+        dtype = _DTYPES[name]
+        try:
+            arr = np.array(raw, dtype=dtype, order="C", copy=True)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ValueError(f"network field {name!r}: cannot convert to {dtype}: {exc}") from None
+        if arr.ndim != 1:
+            raise ValueError(f"network field {name!r} must be one-dimensional, got {arr.shape}")
+        arr.setflags(write=False)
+        object.__setattr__(self, name, arr)
+
+    def with_nodes(self, **fields) -> Network:
+        """This network with some of ``node_kind``, ``node_value``, ``node_terminal`` and
+        ``node_group`` replaced, checked as the constructor checks; the other fields are
+        this network's (immutable, so shared, and the names already made strings)."""
+        other = copy.copy(self)
+        for name, raw in fields.items():
+            if name not in _NODE_FIELDS:
+                raise TypeError(f"with_nodes() cannot replace {name!r}")
+            other._set_array(name, raw)
+        other._check()
+        return other
 
     # ------------------------------------------------------------------ validation
     def _check(self) -> None:

@@ -384,20 +384,7 @@ def apply_route_spec(network: routing.Network, spec: RouteSpec) -> routing.Netwo
             if not 0 <= int(node) < network.n_nodes:
                 raise ValueError(f"RouteSpec.{key[5:]} names node {node}, which does not exist")
             arrays[key][int(node)] = int(v)
-    return routing.Network(
-        node_kind=arrays["node_kind"],
-        node_value=arrays["node_value"],
-        node_hex=network.node_hex,
-        node_terminal=arrays["node_terminal"],
-        node_group=arrays["node_group"],
-        seg_u=network.seg_u,
-        seg_v=network.seg_v,
-        seg_side_u=network.seg_side_u,
-        seg_side_v=network.seg_side_v,
-        seg_hex=network.seg_hex,
-        node_names=network.node_names,
-        hex_names=network.hex_names,
-    )
+    return network.with_nodes(**arrays)
 
 
 def route_view(position: Position, title: Title, check: bool = True) -> RouteView:
