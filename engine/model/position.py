@@ -382,24 +382,29 @@ def position_board(position: Position, title, check: bool = True):
     board = Board.from_data(title.data)
     _canonical_hexes(position, board)
     src = f"{position.source}: " if position.source else ""
+    cells, laid, manifest = board.cells, board.laid, board.manifest
     for i, lay in enumerate(position.tiles):
-        at = f"{src}tiles[{i}]"
-        if lay.hex not in board:
-            raise PositionError(f"{at}: hex {lay.hex!r} is not on the {title.id} map")
-        if lay.hex in board.laid:
-            raise PositionError(f"{at}: hex {lay.hex} has a second tile")
-        if lay.tile not in board.manifest:
-            raise PositionError(f"{at}: tile {lay.tile!r} is not in the {title.id} tile manifest")
+        if lay.hex not in cells:
+            raise PositionError(f"{src}tiles[{i}]: hex {lay.hex!r} is not on the {title.id} map")
+        if lay.hex in laid:
+            raise PositionError(f"{src}tiles[{i}]: hex {lay.hex} has a second tile")
+        if lay.tile not in manifest:
+            raise PositionError(
+                f"{src}tiles[{i}]: tile {lay.tile!r} is not in the {title.id} tile manifest"
+            )
         if not 0 <= lay.rotation <= 5:
-            raise PositionError(f"{at}: hex {lay.hex}: illegal rotation {lay.rotation} (0-5)")
-        tile = board.manifest_tile(lay.tile)
+            raise PositionError(
+                f"{src}tiles[{i}]: hex {lay.hex}: illegal rotation {lay.rotation} (0-5)"
+            )
+        tile = manifest[lay.tile][0]
         if check:
             problems = board.lay_problems(lay.hex, tile, lay.rotation)
             if title.check_tile is not None:
                 problems = list(title.check_tile(board, lay.hex, tile, lay.rotation, problems))
             if problems:
                 raise PositionError(
-                    f"{at}: hex {lay.hex}: tile {lay.tile} rotation {lay.rotation}: {problems[0]}"
+                    f"{src}tiles[{i}]: hex {lay.hex}: tile {lay.tile} rotation {lay.rotation}: "
+                    f"{problems[0]}"
                 )
         board.lay(lay.hex, lay.tile, lay.rotation, check=False)
     if check:
