@@ -22,6 +22,14 @@ __all__ = [
 ]
 
 
+def _strings(names) -> tuple[str, ...]:
+    """``names`` as a tuple of ``str`` (a tuple of them already, the usual case, as is:
+    the check by ``map`` runs at C speed, converting each name would not)."""
+    if type(names) is tuple and set(map(type, names)) <= {str}:
+        return names
+    return tuple(str(x) for x in names)
+
+
 class NodeKind(IntEnum):
     """What a node is.  ``JUNCTION`` is track only; every other kind is a stop."""
 
@@ -107,12 +115,12 @@ class Network:
         if not self.node_names:
             object.__setattr__(self, "node_names", tuple(f"n{i}" for i in range(n)))
         else:
-            object.__setattr__(self, "node_names", tuple(str(x) for x in self.node_names))
+            object.__setattr__(self, "node_names", _strings(self.node_names))
         if not self.hex_names:
             n_hex = int(max(self.node_hex.max(initial=-1), self.seg_hex.max(initial=-1))) + 1
             object.__setattr__(self, "hex_names", tuple(f"h{i}" for i in range(n_hex)))
         else:
-            object.__setattr__(self, "hex_names", tuple(str(x) for x in self.hex_names))
+            object.__setattr__(self, "hex_names", _strings(self.hex_names))
         self._check()
 
     def _set_array(self, name: str, raw) -> None:
