@@ -7,6 +7,7 @@ phase, and everything a title needs beyond that is expressed in :mod:`routing.ru
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -21,6 +22,14 @@ __all__ = [
 ]
 
 
+def _strings(names) -> tuple[str, ...]:
+    """``names`` as a tuple of ``str`` (a tuple of them already, the usual case, as is:
+    the check by ``map`` runs at C speed, converting each name would not)."""
+    if type(names) is tuple and set(map(type, names)) <= {str}:
+        return names
+    return tuple(str(x) for x in names)
+
+
 class NodeKind(IntEnum):
     """What a node is.  ``JUNCTION`` is track only; every other kind is a stop."""
 
@@ -32,10 +41,27 @@ class NodeKind(IntEnum):
     MINE = 5
 
 
+#: The dtype of each array field of a Network.
+_DTYPES = {
+    "node_kind": np.int8,
+    "node_value": np.int32,
+    "node_hex": np.int32,
+    "node_terminal": np.bool_,
+    "node_group": np.int32,
+    "seg_u": np.int32,
+    "seg_v": np.int32,
+    "seg_side_u": np.int32,
+    "seg_side_v": np.int32,
+    "seg_hex": np.int32,
+}
+#: The node fields Network.with_nodes may replace.
+_NODE_FIELDS = ("node_kind", "node_value", "node_terminal", "node_group")
+
 STOP_KINDS = (NodeKind.CITY, NodeKind.TOWN, NodeKind.OFFBOARD, NodeKind.PORT, NodeKind.MINE)
 #: the node kinds are the numbers from JUNCTION to MINE, without gaps
 _KIND_RANGE = (min(NodeKind), max(NodeKind))
 assert len(NodeKind) == _KIND_RANGE[1] - _KIND_RANGE[0] + 1
+assert _KIND_RANGE[0] == 0  # Network._fields_in_range checks the kinds as unsigned
 
 
 def kind_mask(*kinds: NodeKind | int) -> int:
@@ -83,41 +109,43 @@ class Network:
     hex_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        conv = {
-            "node_kind": np.int8,
-            "node_value": np.int32,
-            "node_hex": np.int32,
-            "node_terminal": np.bool_,
-            "node_group": np.int32,
-            "seg_u": np.int32,
-            "seg_v": np.int32,
-            "seg_side_u": np.int32,
-            "seg_side_v": np.int32,
-            "seg_hex": np.int32,
-        }
-        for name, dtype in conv.items():
-            raw = getattr(self, name)
-            try:
-                arr = np.array(raw, dtype=dtype, order="C", copy=True)
-            except (TypeError, ValueError, OverflowError) as exc:
-                raise ValueError(
-                    f"network field {name!r}: cannot convert to {dtype}: {exc}"
-                ) from None
-            if arr.ndim != 1:
-                raise ValueError(f"network field {name!r} must be one-dimensional, got {arr.shape}")
-            arr.setflags(write=False)
-            object.__setattr__(self, name, arr)
+        for name in _DTYPES:
+            self._set_array(name, getattr(self, name))
         n = len(self.node_kind)
         if not self.node_names:
             object.__setattr__(self, "node_names", tuple(f"n{i}" for i in range(n)))
         else:
-            object.__setattr__(self, "node_names", tuple(str(x) for x in self.node_names))
-        n_hex = int(max(self.node_hex.max(initial=-1), self.seg_hex.max(initial=-1))) + 1
+            object.__setattr__(self, "node_names", _strings(self.node_names))
         if not self.hex_names:
+            n_hex = int(max(self.node_hex.max(initial=-1), self.seg_hex.max(initial=-1))) + 1
             object.__setattr__(self, "hex_names", tuple(f"h{i}" for i in range(n_hex)))
         else:
-            object.__setattr__(self, "hex_names", tuple(str(x) for x in self.hex_names))
+            object.__setattr__(self, "hex_names", _strings(self.hex_names))
         self._check()
+
+    def _set_array(self, name: str, raw) -> None:
+        """Set field ``name`` to a read-only copy of ``raw`` in the field's dtype."""
+        dtype = _DTYPES[name]
+        try:
+            arr = np.array(raw, dtype=dtype, order="C", copy=True)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ValueError(f"network field {name!r}: cannot convert to {dtype}: {exc}") from None
+        if arr.ndim != 1:
+            raise ValueError(f"network field {name!r} must be one-dimensional, got {arr.shape}")
+        arr.setflags(write=False)
+        object.__setattr__(self, name, arr)
+
+    def with_nodes(self, **fields) -> Network:
+        """This network with some of ``node_kind``, ``node_value``, ``node_terminal`` and
+        ``node_group`` replaced, checked as the constructor checks; the other fields are
+        this network's (immutable, so shared, and the names already made strings)."""
+        other = copy.copy(self)
+        for name, raw in fields.items():
+            if name not in _NODE_FIELDS:
+                raise TypeError(f"with_nodes() cannot replace {name!r}")
+            other._set_array(name, raw)
+        other._check()
+        return other
 
     # ------------------------------------------------------------------ validation
     def _check(self) -> None:
@@ -139,7 +167,9 @@ class Network:
                 )
         if len(self.node_names) != n:
             raise ValueError(f"node_names has {len(self.node_names)} entries, expected {n}")
-        # vectorised checks; on a failure, the first offending item is named
+        if self._fields_in_range():
+            return
+        # on a failure, the first offending item is named
         names = self.node_names
         bad = np.flatnonzero((self.node_kind < _KIND_RANGE[0]) | (self.node_kind > _KIND_RANGE[1]))
         if bad.size:
@@ -171,6 +201,30 @@ class Network:
             if u[j] == v[j]:
                 raise ValueError(f"segment {j} is a loop on node {names[int(u[j])]!r}")
             raise ValueError(f"segment {j} refers to unknown hex index {int(self.seg_hex[j])}")
+
+    def _fields_in_range(self) -> bool:
+        """Are all node kinds, values, hexes and groups and all segment ends and hexes in
+        range?  One numpy reduction per field (a range from 0 is one bound on the field
+        read as unsigned, where a negative number is huge), as few calls as the small
+        arrays of a game's network allow; :meth:`_check` looks for the first offender only
+        where something is out of range."""
+        n, n_hex = self.n_nodes, len(self.hex_names)
+        if not (
+            self.node_kind.view(np.uint8).max() <= _KIND_RANGE[1]
+            and self.node_value.min() >= 0
+            and self.node_group.min() >= -1
+            and self.node_hex.view(np.uint32).max() < n_hex
+        ):
+            return False
+        if not self.n_segments:
+            return True
+        u, v = self.seg_u, self.seg_v
+        return bool(
+            u.view(np.uint32).max() < n
+            and v.view(np.uint32).max() < n
+            and self.seg_hex.view(np.uint32).max() < n_hex
+            and not (u == v).any()
+        )
 
     # ------------------------------------------------------------------ accessors
     @property

@@ -11,6 +11,9 @@ from .trains import Train
 
 __all__ = ["Problem"]
 
+#: NodeKind.JUNCTION as a plain int (an enum member's lookup costs a call in the loops below)
+_JUNCTION = int(NodeKind.JUNCTION)
+
 #: The network's arrays: all the optimum depends on besides the trains and the rules.
 _NETWORK_ARRAYS = ("node_kind", "node_value", "node_hex", "node_terminal", "node_group",
                    "seg_u", "seg_v", "seg_side_u", "seg_side_v", "seg_hex")  # fmt: skip
@@ -71,13 +74,14 @@ class Problem:
                 raise ValueError(f"train {i} is not a routing.Train: {train!r}")
             train.check()
         n = net.n_nodes
+        kinds = net.node_kind.tolist()  # read node by node below, faster from a list
         for where, node in self.rules.referenced_nodes():
             if not 0 <= node < n:
                 raise ValueError(f"{where} refers to node {node}, which does not exist")
         for node, amount in self.rules.node_bonus:
             if amount < 0:
                 raise ValueError(f"node_bonus for node {net.node_names[node]!r} is negative")
-            if net.node_kind[node] == NodeKind.JUNCTION:
+            if kinds[node] == _JUNCTION:
                 raise ValueError(f"node_bonus names junction {net.node_names[node]!r}")
         for group, scope in self.rules.group_scope:
             if scope not in (GroupScope.ROUTE, GroupScope.SET):
@@ -105,9 +109,9 @@ class Problem:
             if k < 0:
                 raise ValueError(f"min_counted_with[{i}] needs a non-negative count, got {k}")
         for node in self.rules.must_visit:
-            if net.node_kind[node] == NodeKind.JUNCTION:
+            if kinds[node] == _JUNCTION:
                 raise ValueError(f"must_visit names junction {net.node_names[node]!r}")
         if self.rules.token_nodes is not None:
             for node in self.rules.token_nodes:
-                if net.node_kind[node] == NodeKind.JUNCTION:
+                if kinds[node] == _JUNCTION:
                     raise ValueError(f"token_nodes names junction {net.node_names[node]!r}")

@@ -62,6 +62,30 @@ def test_network_errors_name_the_item(overrides, fragment):
         _net(**overrides)
 
 
+@pytest.mark.parametrize(
+    ("fields", "fragment"),
+    [
+        (dict(node_value=[10, -5]), "negative value -5"),
+        (dict(node_kind=[1, 9]), "unknown kind 9"),
+        (dict(node_group=[-1, -3]), "invalid group id -3"),
+        (dict(node_terminal=[True]), "'node_terminal' has 1 entries"),
+    ],
+)
+def test_with_nodes_checks_as_the_constructor(fields, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        _net().with_nodes(**fields)
+
+
+def test_with_nodes_replaces_only_node_fields():
+    net = _net()
+    other = net.with_nodes(node_value=[5, 6])
+    assert other.node_value.tolist() == [5, 6] and net.node_value.tolist() == [10, 20]
+    assert not other.node_value.flags.writeable
+    assert other.seg_u is net.seg_u and other.node_names == net.node_names
+    with pytest.raises(TypeError, match="seg_u"):
+        net.with_nodes(seg_u=[1])
+
+
 def test_empty_network_rejected():
     with pytest.raises(ValueError, match="empty"):
         NetworkBuilder().build()

@@ -74,9 +74,14 @@ class _SubBoard(FastBoard):
     def printed_facts(self, kind: str) -> dict:
         # A hex's network fragment is the same on the part as on the whole map (the
         # builder drops sides into hexes the part leaves out), so the part uses the map's.
-        if kind == "network fragments":
+        if kind in ("network fragments", "printed fragments"):
             return self.parent.printed_facts(kind)
         return super().printed_facts(kind)
+
+
+def _fields(items) -> tuple:
+    """Dataclass instances of one class as tuples of their fields (equal when they are)."""
+    return tuple(tuple(item.__dict__.values()) for item in items)
 
 
 class _Runnable:
@@ -327,20 +332,23 @@ class OperatingMixin:
         if last is not None and last[0] == quick:
             return last[1]
         position = replace(self.state.position(op), trains=[t.name for t in trains])
+        # the tiles, tokens and assignments by their fields: a frozen dataclass hashes
+        # itself in Python, a tuple of strings and numbers at C speed
         key = (
-            op, position.phase, tuple(position.tiles), tuple(position.tokens),
+            op, position.phase, _fields(position.tiles), _fields(position.tokens),
             tuple(position.trains), tuple(position.owned_companies),
-            tuple(position.assignments),
+            _fields(position.assignments),
         )  # fmt: skip
         cache = self._route_cache
-        if key not in cache:
+        found = cache.get(key)
+        if found is None:
             problem, _view = fast_problem(self.title, position, self.route_board(op))
             solution = routing.solve(problem, time_limit=self.ROUTE_TIME_LIMIT)
             if len(cache) > 256:
                 cache.clear()
-            cache[key] = (int(solution.total), solution)
-        self.__dict__["_last_run"] = (quick, cache[key])
-        return cache[key]
+            found = cache[key] = (int(solution.total), solution)
+        self.__dict__["_last_run"] = (quick, found)
+        return found
 
     def turn_position(self, op: str, extras: dict | None = None) -> Position:
         """``op``'s position now, as the engine solves it.

@@ -650,10 +650,8 @@ class GameState:
 
     def position(self, sym: str, extras: dict | None = None) -> Position:
         """The :class:`Position` of operator ``sym`` now."""
-        tiles = [
-            TileLay(h, p.tile.name, p.rotation)
-            for h, p in sorted(self.board.laid.items(), key=lambda kv: hex_key(kv[0]))
-        ]
+        laid = self.board.laid
+        tiles = [TileLay(h, laid[h].tile.name, laid[h].rotation) for h in sorted(laid, key=hex_key)]
         tokens = [
             Token(h, s, c)
             for (h, c), syms in sorted(

@@ -338,8 +338,10 @@ class Board:
         other = self.neighbours(coord).get(edge)
         if other is None:
             return None
-        if self._bordered(coord) or self._bordered(other) or (
-            other in self.laid and self.cells[other].color in IMPASSABLE_HEX_COLORS
+        if (
+            self._bordered(coord)
+            or self._bordered(other)
+            or (other in self.laid and self.cells[other].color in IMPASSABLE_HEX_COLORS)
         ):
             return self._link(coord, edge, other)
         # Only the printed map decides this side (no laid tile with borders on either hex,
@@ -380,8 +382,7 @@ class Board:
         be taken from :meth:`printed_facts`."""
         cells = self.cells
         return not any(
-            p.tile.borders or cells[c].color in IMPASSABLE_HEX_COLORS
-            for c, p in self.laid.items()
+            p.tile.borders or cells[c].color in IMPASSABLE_HEX_COLORS for c, p in self.laid.items()
         )
 
     def map_link(self, coord: str, edge: int) -> str | None:
@@ -448,11 +449,14 @@ class Board:
         every board of the map: positions lay the same tiles on the same hexes again and
         again.
         """
-        around = (coord, *self.neighbours(coord).values())
-        printed = not any(
-            self._bordered(c) or (c in self.laid and self.cells[c].color in IMPASSABLE_HEX_COLORS)
-            for c in around
-        )
+        laid, cells = self.laid, self.cells
+        printed = True
+        # the laid ones of the hex and its neighbours (a set operation, at C speed), as
+        # _bordered and a tile on a blue, gray or red hex
+        for c in laid.keys() & (coord, *self.neighbours(coord).values()):
+            if laid[c].tile.borders or cells[c].color in IMPASSABLE_HEX_COLORS:
+                printed = False
+                break
         if not printed:
             return self.upgrade_problems(coord, tile, rotation) + self.exit_problems(
                 coord, tile, rotation

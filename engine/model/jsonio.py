@@ -46,26 +46,33 @@ def read_text(path: str | Path, what: str = "file") -> str:
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
-    out: dict = {}
-    for key, value in pairs:
-        if key in out:
+    out = dict(pairs)
+    if len(out) == len(pairs):  # the usual case, decided at C speed
+        return out
+    seen = set()
+    for key, _value in pairs:
+        if key in seen:
             raise JSONInputError(f"duplicate key {key!r}")
-        out[key] = value
-    return out
+        seen.add(key)
+    raise AssertionError("unreachable: fewer keys than pairs means a key came twice")
 
 
 #: A JSON string (escapes included) and anything that is not a bracket, removed by
-#: :func:`_depth_ok` at C speed before it counts the nesting.
+#: :func:`_depth_ok` before it counts the nesting (of a text that failed to parse).
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
 def _depth_ok(text: str) -> bool:
     """Is the bracket nesting of ``text`` at most :data:`MAX_DEPTH` (strings skipped)?"""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return _brackets_ok(_NOT_BRACKET.sub("", _STRING.sub("", text)).encode("ascii"))
+
+
+def _brackets_ok(brackets: bytes) -> bool:
+    """Is the nesting of a sequence of brackets at most :data:`MAX_DEPTH`?"""
     if len(brackets) <= MAX_DEPTH:
         return True
-    steps = np.frombuffer(brackets.encode("ascii"), dtype=np.uint8)
+    steps = np.frombuffer(brackets, dtype=np.uint8)
     depth = np.cumsum(np.where((steps == ord("[")) | (steps == ord("{")), 1, -1))
     return int(depth.max()) <= MAX_DEPTH
 
@@ -81,17 +88,42 @@ def parse_json(text: str, where: str) -> Any:
         'x'"``, ``"<where>: nested more than 64 deep"`` or ``"<where>: a number with too
         many digits"``.
     """
-    if not _depth_ok(text):
-        raise JSONInputError(f"{where}: nested more than {MAX_DEPTH} deep")
+    # Parsed first and the nesting checked on the result, which is cheaper than scanning
+    # the text; the text is scanned only when the parse fails, so that a document too
+    # deep is reported as such whatever else is wrong with it, as before.
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
-    except JSONInputError as exc:
-        raise JSONInputError(f"{where}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise JSONInputError(
-            f"{where}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from None
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
     except (ValueError, RecursionError) as exc:
+        if not _depth_ok(text):
+            raise JSONInputError(f"{where}: nested more than {MAX_DEPTH} deep") from None
+        if isinstance(exc, JSONInputError):
+            raise JSONInputError(f"{where}: {exc}") from None
+        if isinstance(exc, json.JSONDecodeError):
+            raise JSONInputError(
+                f"{where}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+            ) from None
         if "digits" in str(exc):
             raise JSONInputError(f"{where}: a number with too many digits") from None
         raise JSONInputError(f"{where}: unreadable JSON: {exc}") from None
+    if not _parsed_depth_ok(text):
+        raise JSONInputError(f"{where}: nested more than {MAX_DEPTH} deep")
+    return data
+
+
+#: Every byte but the brackets and the quote, deleted by :func:`_parsed_depth_ok`.
+_NOT_MARK = bytes(b for b in range(256) if b not in b'[]{}"')
+
+
+def _parsed_depth_ok(text: str) -> bool:
+    """:func:`_depth_ok` for a text that parsed as JSON, at C speed: there every
+    backslash escapes a character of a string, so once the escaped backslashes and quotes
+    are dropped, the quotes left pair up as the strings' ends."""
+    if "\\" in text:
+        text = text.replace("\\\\", "").replace('\\"', "")
+    marks = text.encode("utf-8", "surrogatepass").translate(None, _NOT_MARK)
+    # a string without brackets is an empty pair now (two strings with nothing between
+    # them merge into one): drop those, and the rest of the strings by a scan
+    marks = marks.replace(b'""', b"")
+    if b'"' in marks:
+        marks = re.sub(rb'"[^"]*"', b"", marks)
+    return _brackets_ok(marks)

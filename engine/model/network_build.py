@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-
-import numpy as np
+from itertools import compress, filterfalse
 
 from engine.model.board import Board
 from engine.model.tiles.parse import Edge, Revenue
@@ -24,6 +23,7 @@ from routing import Network, NodeKind
 __all__ = ["BaseNetwork", "NodeInfo", "build_network", "node_name"]
 
 _KIND = {"city": NodeKind.CITY, "town": NodeKind.TOWN, "offboard": NodeKind.OFFBOARD}
+_OFFBOARD = int(NodeKind.OFFBOARD)
 _SUFFIX = {"city": "c", "town": "t", "offboard": "o", "junction": "j"}
 
 
@@ -76,15 +76,20 @@ def _tile_spec(placed) -> _TileSpec:
         return found[1]
     parts = tuple(
         (kind, part.index, getattr(part, "slots", 0), part.groups, part.revenue)
-        for kind, group in (("city", tile.cities), ("town", tile.towns),
-                            ("offboard", tile.offboards))  # fmt: skip
+        for kind, group in (
+            ("city", tile.cities),
+            ("town", tile.towns),
+            ("offboard", tile.offboards),
+        )  # fmt: skip
         for part in group
         if part.route != "never"  # not a route stop in 18xx.games (ports as bonus markers)
     )
     paths = tuple(
         (
-            tuple((end.num, None) if isinstance(end, Edge) else (None, (end.kind, end.index))
-                  for end in path.ends()),  # fmt: skip
+            tuple(
+                (end.num, None) if isinstance(end, Edge) else (None, (end.kind, end.index))
+                for end in path.ends()
+            ),  # fmt: skip
             path.terminal,
         )
         for path in placed.paths
@@ -96,17 +101,31 @@ def _tile_spec(placed) -> _TileSpec:
 
 @dataclass(frozen=True)
 class _Fragment:
-    """One hex's share of the network at one tile and rotation.
+    """One hex's share of the network at one tile and rotation, in the form the builder
+    reads: everything here follows from the hex, its tile and the printed map's links, so
+    it is worked out once per map and not at every build.
 
-    ``stops``: ``(key, kind, part index, slots, revenue, name, info)`` of its stops and
-    tile junction (``key`` is the :attr:`BaseNetwork.index` key); ``paths``:
-    ``(end, end, terminal)`` of every path that stays on the map, an end being
-    ``(None, (kind, index))`` for a stop of the hex or ``(other, None)`` for the side it
-    shares with hex ``other``.
+    ``stops``: ``(key, node kind, value, revenue, name, info, token key, slots)`` of its
+    stops and tile junction (``key`` is the :attr:`BaseNetwork.index` key; ``value`` the
+    revenue when it is flat, else None; ``token key`` the ``(hex, city)`` of a city with
+    token slots, else None).  ``paths``: ``(end, end, terminal)`` of every path that stays
+    on the map, an end being ``(None, key)`` for a stop of the hex or
+    ``(other, (hex, other), (other, hex), here side, there side)`` for the side it shares
+    with hex ``other`` (a side being the ``(name, index key, info)`` of its junction as
+    seen from that hex).  ``uses``: ``((hex, other), number of path ends there)`` of every
+    side the paths reach; ``others``: the hexes across those sides.
     """
 
     stops: tuple
     paths: tuple
+    uses: tuple
+    others: frozenset
+
+
+def _side(here: str, there: str) -> tuple:
+    """Name, index key and info of the junction on the side of ``here`` towards ``there``."""
+    name = f"{here}|{there}"
+    return name, (name, "side", 0), NodeInfo(here, "side", 0, there)
 
 
 def _fragment(board: Board, coord: str, placed, cache: dict | None) -> _Fragment:
@@ -119,15 +138,19 @@ def _fragment(board: Board, coord: str, placed, cache: dict | None) -> _Fragment
             return found[1]
     spec = _tile_spec(placed)
     stops = [
-        ((coord, kind, index), kind, index, slots, revenue, node_name(coord, kind, index),
-         NodeInfo(coord, kind, index, None, groups, revenue, slots))
+        ((coord, kind, index), int(_KIND[kind]), None if revenue.by_color else revenue.flat,
+         revenue, node_name(coord, kind, index),
+         NodeInfo(coord, kind, index, None, groups, revenue, slots),
+         (coord, index) if kind == "city" and slots > 0 else None, slots)
         for kind, index, slots, groups, revenue in spec.parts
     ]  # fmt: skip
     if spec.junction:
-        stops.append(((coord, "junction", 0), "junction", 0, 0, None,
-                      node_name(coord, "junction"), NodeInfo(coord, "junction")))  # fmt: skip
-    known = {(stop[1], stop[2]) for stop in stops}
+        name = node_name(coord, "junction")
+        stops.append(((coord, "junction", 0), int(NodeKind.JUNCTION), 0, None, name,
+                      NodeInfo(coord, "junction"), None, 0))  # fmt: skip
+    known = {(stop[0][1], stop[0][2]) for stop in stops}
     paths = []
+    uses: dict[tuple[str, str], int] = {}
     for ends_spec, terminal in spec.paths:
         ends = []
         for edge, stop in ends_spec:
@@ -136,12 +159,38 @@ def _fragment(board: Board, coord: str, placed, cache: dict | None) -> _Fragment
                 ends.append(None if other is None else (other, None))
             else:
                 ends.append((None, stop) if stop in known else None)
-        if None not in ends:  # else: off the map, into a cut side, or a non-route stop
-            paths.append((ends[0], ends[1], terminal))
-    fragment = _Fragment(tuple(stops), tuple(paths))
+        if None in ends:  # off the map, into a cut side, or a non-route stop
+            continue
+        path = []
+        for other, stop in ends:
+            if other is None:
+                path.append((None, (coord, *stop)))
+            else:
+                here = (coord, other)
+                uses[here] = uses.get(here, 0) + 1
+                path.append((other, here, (other, coord), _side(coord, other), _side(other, coord)))
+        paths.append((path[0], path[1], terminal))
+    fragment = _Fragment(
+        tuple(stops), tuple(paths), tuple(uses.items()), frozenset(o for _c, o in uses)
+    )
     if cache is not None:
         cache[key] = (placed.tile, fragment)
     return fragment
+
+
+def _on_board(coord: str, fragment: _Fragment, rank: Mapping[str, int]) -> tuple[tuple, tuple]:
+    """The paths and side uses of ``fragment`` without those into hexes the board leaves
+    out (a part of a map), as if those sides were unlinked."""
+    paths = tuple(
+        path for path in fragment.paths
+        if (path[0][0] is None or path[0][0] in rank) and (path[1][0] is None or path[1][0] in rank)
+    )  # fmt: skip
+    uses: dict[tuple[str, str], int] = {}
+    for a, b, _terminal in paths:
+        for end in (a, b):
+            if end[0] is not None:
+                uses[end[1]] = uses.get(end[1], 0) + 1
+    return paths, tuple(uses.items())
 
 
 @dataclass
@@ -181,40 +230,56 @@ def build_network(
     coords = board.track_hexes()
     rank = {c: i for i, c in enumerate(coords)}
     cache = board.printed_facts("network fragments") if board.printed_links_hold() else None
-    fragments = [(coord, _fragment(board, coord, board.placed(coord), cache)) for coord in coords]
+    # the fragments of the printed tiles by hex, so that a hex without a laid tile costs a
+    # look-up (the fragment of a laid tile is found by hex, tile and rotation)
+    printed = board.printed_facts("printed fragments") if cache is not None else {}
+    laid = board.laid  # what board.placed answers first; the rest is the printed tile
+    rank_keys = rank.keys()
+    JUNCTION = int(NodeKind.JUNCTION)  # the constant as a plain int, for speed
 
-    # ---- nodes: [kind, value, hex rank, name, terminal, info]
-    nodes: list[list] = []
+    # ---- nodes, one column per field: kind, value, hex rank, name, terminal, info
+    kinds: list[int] = []
+    values: list[int] = []
+    hexes: list[int] = []
+    names: list[str] = []
+    terminals: list[bool] = []
+    infos: list[NodeInfo] = []
     index: dict[tuple[str, str, int], int] = {}
-    for coord, fragment in fragments:
-        here_rank = rank[coord]
-        for key, kind, part_index, slots, revenue, name, info in fragment.stops:
-            index[key] = len(nodes)
-            if revenue is None:  # the tile's junction
-                nodes.append([NodeKind.JUNCTION, 0, here_rank, name, False, info])
-                continue
-            terminal = kind == "offboard"
-            if kind == "city" and company is not None and slots > 0:
-                here = tokens.get((coord, part_index), ())
-                terminal = len(here) >= slots and company not in here
-            nodes.append(
-                [_KIND[kind], revenue.value(phase_colors), here_rank, name, terminal, info]
-            )
-
     # paths reaching each side, by (this hex, the other hex)
     uses: dict[tuple[str, str], int] = {}
-    # a path into a hex this board leaves out (a part of a map) is dropped, as if unlinked
-    on_board = [
-        (coord, [path for path in fragment.paths
-                 if (path[0][0] is None or path[0][0] in rank)
-                 and (path[1][0] is None or path[1][0] in rank)])
-        for coord, fragment in fragments
-    ]  # fmt: skip
-    for coord, paths in on_board:
-        for a, b, _terminal in paths:
-            for other, _stop in (a, b):
-                if other is not None:
-                    uses[(coord, other)] = uses.get((coord, other), 0) + 1
+    on_board: list[tuple[str, int, tuple]] = []
+    for here_rank, coord in enumerate(coords):
+        placed = laid.get(coord)
+        if placed is None:
+            fragment = printed.get(coord)
+            if fragment is None:
+                fragment = _fragment(board, coord, board.placed(coord), cache)
+                if cache is not None:
+                    printed[coord] = fragment
+        else:
+            fragment = _fragment(board, coord, placed, cache)
+        for key, kind, value, revenue, name, info, token_key, slots in fragment.stops:
+            index[key] = len(kinds)
+            kinds.append(kind)
+            values.append(revenue.value(phase_colors) if value is None else value)
+            hexes.append(here_rank)
+            names.append(name)
+            infos.append(info)
+            if token_key is not None and company is not None:
+                here = tokens.get(token_key, ())
+                terminals.append(len(here) >= slots and company not in here)
+            else:
+                terminals.append(kind == _OFFBOARD)
+        if fragment.paths:
+            # a path into a hex this board leaves out (a part of a map) is dropped, as if
+            # unlinked
+            if rank_keys >= fragment.others:
+                on_board.append((coord, here_rank, fragment.paths))
+                uses.update(fragment.uses)
+            else:
+                paths, used = _on_board(coord, fragment, rank)
+                on_board.append((coord, here_rank, paths))
+                uses.update(used)
 
     # ---- side junctions.  18xx.games forbids two routes on the same hex edge even along
     # different paths; one shared junction enforces that only while one hex has a single
@@ -223,79 +288,88 @@ def build_network(
     # segment.  A side that track reaches from one hex only leads nowhere: its paths are
     # dropped here (the pruning below would remove them and their junction anyway).
     segs: list[tuple] = []  # (u, v, hex rank, side_u, side_v); side -1 = unique
+    # (this hex, the other hex) -> the junction a path of this hex reaches there: both
+    # keys of a side name one junction, or each its own half where the side is split
     side_nodes: dict[tuple[str, str], int] = {}
 
-    def add_side(here: str, there: str) -> int:
-        side_nodes[(here, there)] = index[(f"{here}|{there}", "side", 0)] = len(nodes)
-        nodes.append([NodeKind.JUNCTION, 0, rank[here], f"{here}|{there}", False,
-                      NodeInfo(here, "side", 0, there)])  # fmt: skip
-        return side_nodes[(here, there)]
+    def add_side(side: tuple, hex_rank: int) -> int:
+        name, key, info = side
+        node = index[key] = len(kinds)
+        kinds.append(JUNCTION)
+        values.append(0)
+        hexes.append(hex_rank)
+        names.append(name)
+        terminals.append(False)
+        infos.append(info)
+        return node
 
-    def side_node(coord: str, other: str) -> int:
-        a, b = (coord, other) if rank[coord] <= rank[other] else (other, coord)
-        split = uses.get((a, b), 0) >= 2 and uses.get((b, a), 0) >= 2
-        key = (coord, other) if split else (a, b)
-        found = side_nodes.get(key)
-        if found is None:
-            if split:
-                add_side(a, b)
-                add_side(b, a)
-                segs.append((side_nodes[(a, b)], side_nodes[(b, a)], rank[a], rank[b], rank[a]))
-            else:
-                add_side(a, b)
-            found = side_nodes[key]
-        return found
+    def side_node(coord: str, end: tuple) -> int:
+        other, here, back, here_side, back_side = end
+        if rank[coord] > rank[other]:  # the side's junction is named from its first hex
+            coord, other, here, back, here_side, back_side = (
+                other, coord, back, here, back_side, here_side
+            )  # fmt: skip
+        first = add_side(here_side, rank[coord])
+        if uses[here] >= 2 and uses[back] >= 2:
+            second = add_side(back_side, rank[other])
+            segs.append((first, second, rank[coord], rank[other], rank[coord]))
+            side_nodes[here], side_nodes[back] = first, second
+        else:
+            side_nodes[here] = side_nodes[back] = first
+        return side_nodes[end[1]]
 
-    for coord, paths in on_board:
-        here_rank = rank[coord]
+    def reach(end: tuple, coord: str, here_rank: int) -> tuple[int, int] | None:
+        """(node, side label) of a path end, or None for a side nothing reaches from the
+        other hex."""
+        if end[0] is None:
+            return index[end[1]], -1
+        if end[2] not in uses:
+            return None
+        node = side_nodes.get(end[1])
+        return (side_node(coord, end) if node is None else node), here_rank
+
+    for coord, here_rank, paths in on_board:
         for a, b, terminal in paths:
-            ends = []
-            for other, stop in (a, b):
-                if other is None:
-                    ends.append((index[(coord, *stop)], -1))
-                elif (other, coord) in uses:
-                    ends.append((side_node(coord, other), here_rank))
-                else:
-                    ends.append(None)  # a side nothing reaches from the other hex
+            ends = (reach(a, coord, here_rank), reach(b, coord, here_rank))
             live = None not in ends
             if live and ends[0][0] == ends[1][0]:
                 continue
             if terminal:
                 # a terminal path makes its stops terminal even where it leads nowhere
                 for end in ends:
-                    if end is not None and nodes[end[0]][0] != NodeKind.JUNCTION:
-                        nodes[end[0]][4] = True
+                    if end is not None and kinds[end[0]] != JUNCTION:
+                        terminals[end[0]] = True
             if live:
                 (u, su), (v, sv) = ends
                 segs.append((u, v, here_rank, su, sv))
 
     # ---- prune junctions that no route can pass: fewer than two distinct sides.  A
     # worklist: a dead segment takes its side away from both ends, which may leave another
-    # junction with a single side, and so on.
-    alive = [True] * len(segs)
-    junction = [n[0] == NodeKind.JUNCTION for n in nodes]
+    # junction with a single side, and so on.  A side unique to segment j is -(j + 1).
     at: dict[int, list[int]] = {}  # junction -> its segments
     sides: dict[int, dict] = {}  # junction -> side -> segments there
-    # each segment's two (node, side) ends; a side unique to the segment is its own
-    seg_ends = [((u, ("seg", j) if su < 0 else su), (v, ("seg", j) if sv < 0 else sv))
-                for j, (u, v, _, su, sv) in enumerate(segs)]  # fmt: skip
-    for j, ends in enumerate(seg_ends):
-        for node, side in ends:
-            if junction[node]:
+    for j, (u, v, _h, su, sv) in enumerate(segs):
+        for node, side in ((u, su), (v, sv)):
+            if kinds[node] == JUNCTION:
                 at.setdefault(node, []).append(j)
                 count = sides.setdefault(node, {})
+                side = side if side >= 0 else -(j + 1)
                 count[side] = count.get(side, 0) + 1
     dead = [n for n, count in sides.items() if len(count) < 2]
+    alive = [True] * len(segs)
+    pruned = bool(dead)
     queued = set(dead)
     while dead:
         for j in at[dead.pop()]:
             if not alive[j]:
                 continue
             alive[j] = False
-            for node, side in seg_ends[j]:
-                if not junction[node]:
+            u, v, _h, su, sv = segs[j]
+            for node, side in ((u, su), (v, sv)):
+                if kinds[node] != JUNCTION:
                     continue
                 count = sides[node]
+                side = side if side >= 0 else -(j + 1)
                 count[side] -= 1
                 if not count[side]:
                     del count[side]
@@ -303,48 +377,53 @@ def build_network(
                     queued.add(node)
                     dead.append(node)
 
-    used = set()
-    for j, seg in enumerate(segs):
-        if alive[j]:
-            used.add(seg[0])
-            used.add(seg[1])
-    keep = [i for i, n in enumerate(nodes) if not junction[i] or i in used]
+    live_segs = list(compress(segs, alive)) if pruned else segs
+    seg_u, seg_v = ([s[k] for s in live_segs] for k in (0, 1))
+    # a junction without a live segment is left out (the columns are then picked by
+    # map and compress, at C speed)
+    n_nodes = len(kinds)
+    unused = {i for i, kind in enumerate(kinds) if kind == JUNCTION}.difference(seg_u, seg_v)
+    keep = list(filterfalse(unused.__contains__, range(n_nodes)))
     if not keep:
         raise ValueError("the board has no stops, so there is no network to route on")
-    remap = {old: new for new, old in enumerate(keep)}
+    if len(keep) < n_nodes:
+        remap = dict(zip(keep, range(len(keep)), strict=True))
+        kinds, values, hexes, names, terminals, infos = (
+            list(map(column.__getitem__, keep))
+            for column in (kinds, values, hexes, names, terminals, infos)
+        )  # fmt: skip
+        seg_u, seg_v = list(map(remap.__getitem__, seg_u)), list(map(remap.__getitem__, seg_v))
+        new_index = {key: remap[old] for key, old in index.items() if old in remap}
+    else:
+        new_index = index
 
     # ---- groups: one id per group name, in order of appearance; a node of several groups
     # keeps the first (titles may override)
     group_ids: dict[str, int] = {}
     node_group = []
-    for old in keep:
-        groups = nodes[old][5].groups
+    for kind, info in zip(kinds, infos, strict=True):
+        groups = info.groups
         for g in groups:
             group_ids.setdefault(g, len(group_ids))
-        node_group.append(group_ids[groups[0]] if groups and not junction[old] else -1)
-    kept = [nodes[old] for old in keep]
-    live = [seg for j, seg in enumerate(segs) if alive[j]]
+        node_group.append(group_ids[groups[0]] if groups and kind != JUNCTION else -1)
     # a side label unique to a segment: -(its index + 1), as NetworkBuilder gives it
-    seg_sides = [(su if su >= 0 else -(k + 1), sv if sv >= 0 else -(k + 1))
-                 for k, (_u, _v, _h, su, sv) in enumerate(live)]  # fmt: skip
     network = Network(
-        node_kind=np.array([n[0] for n in kept], dtype=np.int8),
-        node_value=np.array([n[1] for n in kept], dtype=np.int32),
-        node_hex=np.array([n[2] for n in kept], dtype=np.int32),
-        node_terminal=np.array([n[4] for n in kept], dtype=np.bool_),
-        node_group=np.array(node_group, dtype=np.int32),
-        seg_u=np.array([remap[s[0]] for s in live], dtype=np.int32),
-        seg_v=np.array([remap[s[1]] for s in live], dtype=np.int32),
-        seg_side_u=np.array([s[0] for s in seg_sides], dtype=np.int32),
-        seg_side_v=np.array([s[1] for s in seg_sides], dtype=np.int32),
-        seg_hex=np.array([s[2] for s in live], dtype=np.int32),
-        node_names=tuple(n[3] for n in kept),
+        node_kind=kinds,
+        node_value=values,
+        node_hex=hexes,
+        node_terminal=terminals,
+        node_group=node_group,
+        seg_u=seg_u,
+        seg_v=seg_v,
+        seg_side_u=[s[3] if s[3] >= 0 else -(k + 1) for k, s in enumerate(live_segs)],
+        seg_side_v=[s[4] if s[4] >= 0 else -(k + 1) for k, s in enumerate(live_segs)],
+        seg_hex=[s[2] for s in live_segs],
+        node_names=tuple(names),
         hex_names=coords,
     )
-    new_index = {key: remap[old] for key, old in index.items() if old in remap}
     node_tokens = {
         new_index[(coord, "city", city)]: tuple(syms)
         for (coord, city), syms in tokens.items()
         if (coord, "city", city) in new_index and syms
     }
-    return BaseNetwork(network, [n[5] for n in kept], new_index, group_ids, node_tokens)
+    return BaseNetwork(network, infos, new_index, group_ids, node_tokens)

@@ -193,6 +193,20 @@ def _obj(value: Any, where: str, keys: tuple[str, ...], required: tuple[str, ...
     return value
 
 
+_TILE_KEYS = frozenset(("hex", "tile", "rotation"))
+_TOKEN_KEYS = frozenset(("hex", "city", "company"))
+
+
+def _plain(item: Any, keys: frozenset, first: str, second: str, number: str) -> bool:
+    """Is ``item`` an object of ``keys`` only, with the non-empty strings ``first`` and
+    ``second`` and a whole number or nothing at ``number``?  Such an item (nearly every
+    one) is read at once; any other goes through the checks that name what is wrong."""
+    if type(item) is not dict or not item.keys() <= keys:
+        return False
+    a, b, n = item.get(first), item.get(second), item.get(number, 0)
+    return type(a) is str and type(b) is str and bool(a) and bool(b) and type(n) is int
+
+
 def position_from_dict(data: Any, source: str | None = None) -> Position:
     """Build a :class:`Position` from parsed JSON, checking its shape only.
 
@@ -205,6 +219,9 @@ def position_from_dict(data: Any, source: str | None = None) -> Position:
     top = _obj(data, w("position"), _TOP_KEYS, ("title", "phase", "company"))
     tiles = []
     for i, item in enumerate(_list(top.get("tiles", []), w("tiles"))):
+        if _plain(item, _TILE_KEYS, "hex", "tile", "rotation"):
+            tiles.append(TileLay(item["hex"], item["tile"], item.get("rotation", 0)))
+            continue
         at = w(f"tiles[{i}]")
         item = _obj(item, at, ("hex", "tile", "rotation"), ("hex", "tile"))
         tile = item["tile"]
@@ -219,6 +236,9 @@ def position_from_dict(data: Any, source: str | None = None) -> Position:
         )
     tokens = []
     for i, item in enumerate(_list(top.get("tokens", []), w("tokens"))):
+        if _plain(item, _TOKEN_KEYS, "hex", "company", "city"):
+            tokens.append(Token(item["hex"], item["company"], item.get("city", 0)))
+            continue
         at = w(f"tokens[{i}]")
         item = _obj(item, at, ("hex", "city", "company"), ("hex", "company"))
         tokens.append(
@@ -362,24 +382,29 @@ def position_board(position: Position, title, check: bool = True):
     board = Board.from_data(title.data)
     _canonical_hexes(position, board)
     src = f"{position.source}: " if position.source else ""
+    cells, laid, manifest = board.cells, board.laid, board.manifest
     for i, lay in enumerate(position.tiles):
-        at = f"{src}tiles[{i}]"
-        if lay.hex not in board:
-            raise PositionError(f"{at}: hex {lay.hex!r} is not on the {title.id} map")
-        if lay.hex in board.laid:
-            raise PositionError(f"{at}: hex {lay.hex} has a second tile")
-        if lay.tile not in board.manifest:
-            raise PositionError(f"{at}: tile {lay.tile!r} is not in the {title.id} tile manifest")
+        if lay.hex not in cells:
+            raise PositionError(f"{src}tiles[{i}]: hex {lay.hex!r} is not on the {title.id} map")
+        if lay.hex in laid:
+            raise PositionError(f"{src}tiles[{i}]: hex {lay.hex} has a second tile")
+        if lay.tile not in manifest:
+            raise PositionError(
+                f"{src}tiles[{i}]: tile {lay.tile!r} is not in the {title.id} tile manifest"
+            )
         if not 0 <= lay.rotation <= 5:
-            raise PositionError(f"{at}: hex {lay.hex}: illegal rotation {lay.rotation} (0-5)")
-        tile = board.manifest_tile(lay.tile)
+            raise PositionError(
+                f"{src}tiles[{i}]: hex {lay.hex}: illegal rotation {lay.rotation} (0-5)"
+            )
+        tile = manifest[lay.tile][0]
         if check:
             problems = board.lay_problems(lay.hex, tile, lay.rotation)
             if title.check_tile is not None:
                 problems = list(title.check_tile(board, lay.hex, tile, lay.rotation, problems))
             if problems:
                 raise PositionError(
-                    f"{at}: hex {lay.hex}: tile {lay.tile} rotation {lay.rotation}: {problems[0]}"
+                    f"{src}tiles[{i}]: hex {lay.hex}: tile {lay.tile} rotation {lay.rotation}: "
+                    f"{problems[0]}"
                 )
         board.lay(lay.hex, lay.tile, lay.rotation, check=False)
     if check:
@@ -438,6 +463,7 @@ def check_position(position: Position, title):
         raise PositionError(f"{src}{exc}") from None
     _check_tile_colours(position, board, data, src)
     per_city: Counter = Counter()
+    in_city: Counter = Counter()  # tokens so far in each (hex, city)
     for i, tok in enumerate(position.tokens):
         at = f"{src}tokens[{i}]"
         if tok.hex not in board:
@@ -453,7 +479,8 @@ def check_position(position: Position, title):
                 f"{at}: {tok.company} already has a token in {tok.hex} city {tok.city}"
             )
         per_city[(tok.hex, tok.city, tok.company)] += 1
-        here = sum(1 for t in position.tokens[: i + 1] if (t.hex, t.city) == (tok.hex, tok.city))
+        in_city[(tok.hex, tok.city)] += 1
+        here = in_city[(tok.hex, tok.city)]
         if here > slots:
             raise PositionError(
                 f"{at}: too many tokens in {tok.hex} city {tok.city} ({here} for {slots} "
@@ -633,7 +660,11 @@ def _canonical_hexes(position: Position, board) -> None:
     def fix(hex_: str) -> str:
         return hex_ if hex_ in cells else spelling.get(hex_.lower(), hex_)
 
-    position.tiles = [TileLay(fix(t.hex), t.tile, t.rotation) for t in position.tiles]
-    position.tokens = [Token(fix(t.hex), t.company, t.city) for t in position.tokens]
-    position.assignments = [Assignment(fix(a.hex), a.ability, a.company, a.extra)
-                            for a in position.assignments]  # fmt: skip
+    # most positions spell every hex as the map does: their items are kept as they are
+    if not all(t.hex in cells for t in position.tiles):
+        position.tiles = [TileLay(fix(t.hex), t.tile, t.rotation) for t in position.tiles]
+    if not all(t.hex in cells for t in position.tokens):
+        position.tokens = [Token(fix(t.hex), t.company, t.city) for t in position.tokens]
+    if not all(a.hex in cells for a in position.assignments):
+        position.assignments = [Assignment(fix(a.hex), a.ability, a.company, a.extra)
+                                for a in position.assignments]  # fmt: skip

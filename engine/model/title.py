@@ -50,6 +50,11 @@ NODE_KINDS = {
 #: Distances at or above this are "no limit" (18xx.games writes 99 or 999).
 _UNLIMITED_FROM = 99
 
+_JUNCTION = int(NodeKind.JUNCTION)
+#: NodeKind by its number (the kinds are numbered from 0 without gaps)
+_NODE_KIND = tuple(sorted(NodeKind))
+assert all(int(kind) == i for i, kind in enumerate(_NODE_KIND))
+
 
 @dataclass(frozen=True)
 class Title:
@@ -148,6 +153,9 @@ class RouteView:
         self._by_hex: dict[str, list[int]] = {}
         for i, info in enumerate(base.info):
             self._by_hex.setdefault(info.coord, []).append(i)
+        # the base nodes' kinds as plain ints: hooks ask for them node by node, and reading
+        # a numpy array one item at a time is slow
+        self._kinds: list[int] = base.network.node_kind.tolist()
 
     # ------------------------------------------------------------------ position facts
     @property
@@ -196,7 +204,8 @@ class RouteView:
 
     def stop_nodes(self, hex: str) -> list[int]:  # noqa: A002
         """Every stop node (cities, towns, offboards) on ``hex``."""
-        return [n for n in self._by_hex.get(hex, []) if self.network.is_stop(n)]
+        kinds = self._kinds
+        return [n for n in self._by_hex.get(hex, []) if kinds[n] != _JUNCTION]
 
     def nodes_of_hex(self, hex: str) -> list[int]:  # noqa: A002
         """Every node on ``hex``, junctions included (a side belongs to its first hex)."""
@@ -206,7 +215,7 @@ class RouteView:
         return self.network.hex_names[int(self.network.node_hex[node])]
 
     def kind_of(self, node: int) -> NodeKind:
-        return NodeKind(int(self.network.node_kind[node]))
+        return _NODE_KIND[self._kinds[node]]
 
     def name_of(self, node: int) -> str:
         return self.network.node_names[node]
@@ -216,8 +225,8 @@ class RouteView:
         want = {int(k) for k in kinds}
         return [
             n
-            for n in range(self.network.n_nodes)
-            if self.network.is_stop(n) and (not want or int(self.network.node_kind[n]) in want)
+            for n, kind in enumerate(self._kinds)
+            if kind != _JUNCTION and (not want or kind in want)
         ]
 
     # ------------------------------------------------------------------ tokens
@@ -375,20 +384,7 @@ def apply_route_spec(network: routing.Network, spec: RouteSpec) -> routing.Netwo
             if not 0 <= int(node) < network.n_nodes:
                 raise ValueError(f"RouteSpec.{key[5:]} names node {node}, which does not exist")
             arrays[key][int(node)] = int(v)
-    return routing.Network(
-        node_kind=arrays["node_kind"],
-        node_value=arrays["node_value"],
-        node_hex=network.node_hex,
-        node_terminal=arrays["node_terminal"],
-        node_group=arrays["node_group"],
-        seg_u=network.seg_u,
-        seg_v=network.seg_v,
-        seg_side_u=network.seg_side_u,
-        seg_side_v=network.seg_side_v,
-        seg_hex=network.seg_hex,
-        node_names=network.node_names,
-        hex_names=network.hex_names,
-    )
+    return network.with_nodes(**arrays)
 
 
 def route_view(position: Position, title: Title, check: bool = True) -> RouteView:

@@ -40,6 +40,9 @@ __all__ = ["route_spec", "check_position", "ASSIGNMENT_ABILITIES"]
 #: (game.rb ``revenue_for`` multiplies ``route.visited_stops.size``).
 ALL_STOPS = kind_mask(NodeKind.CITY, NodeKind.TOWN, NodeKind.OFFBOARD, NodeKind.PORT, NodeKind.MINE)
 
+#: The kinds the hook compares node by node (an enum member's lookup costs a call).
+_CITY, _OFFBOARD = NodeKind.CITY, NodeKind.OFFBOARD
+
 #: Position ``assignments[].ability`` spellings -> private company symbol.
 ASSIGNMENT_ABILITIES = {
     "meat_packing": "MPC",
@@ -85,7 +88,7 @@ def _offboards(view: RouteView, amounts: dict[str, int]) -> dict[int, int]:
     out: dict[int, int] = {}
     for hex_, amount in amounts.items():
         for node in view.stop_nodes(hex_):
-            if view.kind_of(node) == NodeKind.OFFBOARD:
+            if view.kind_of(node) == _OFFBOARD:
                 out[node] = int(amount)
     return out
 
@@ -120,7 +123,7 @@ def route_spec(view: RouteView) -> RouteSpec:
     data = view.data
 
     # Chicago: at most one of D6's four cities per route (route.rb "Cannot use group ...").
-    chicago = [n for n in view.stop_nodes(data.CHICAGO_HEX) if view.kind_of(n) == NodeKind.CITY]
+    chicago = [n for n in view.stop_nodes(data.CHICAGO_HEX) if view.kind_of(n) == _CITY]
     group = _chicago_group(view, chicago)
 
     # East/West: 18xx.games takes East = offboards of group E, West = offboards labelled W;
