@@ -109,7 +109,10 @@ def test_a_company_that_is_not_operating_is_reported_not_ranked():
     assert analysis.revenue == gt.revenue == _fresh_revenue(game.state.position("GT").to_dict())
 
 
-def test_two_workers_give_the_same_ranking_as_one():
+def test_two_workers_give_the_same_ranking_as_one(monkeypatch):
+    from engine.app import analysis
+
+    monkeypatch.setattr(analysis, "FORK_FROM", 2)  # fork for this board's few lays too
     position = load_position(EXAMPLES / "1862-late.json")
     one = analyse_position(position, kinds=("tile",), workers=1)
     two = analyse_position(position, kinds=("tile",), workers=2)

@@ -67,8 +67,10 @@ _ACTION_OF = {"tile": "lay_tile", "token": "place_token", "train": "buy_train"}
 #: list (their legal actions are a run and a dividend choice).
 _SKIPPED_STAGES = ("route", "dividend")
 #: Candidates from which the solves go to forked workers (fewer: a fork costs more than
-#: it saves).
-FORK_FROM = 8
+#: it saves).  A candidate now builds and solves in about 2 ms: on 1846-late's 89 lays
+#: one worker took 170 ms and two forked ones 231 ms (benchmarks/test_bench_analysis.py,
+#: medians of 5), so only boards with far more candidates are worth a fork.
+FORK_FROM = 400
 
 
 @dataclass(frozen=True)
