@@ -25,7 +25,7 @@ from engine.app.cli_common import (
     plain,
     read_input,
     record_problem,
-    solve_options_now,
+    solve_one_question,
     time_limit_options,
 )
 from engine.app.files import write_text_atomic
@@ -199,10 +199,7 @@ def solve(position, example, action, company, as_json, time_limit, method) -> No
         if action is not None or company is not None:
             raise click.UsageError("--action and --company go with a game record, not a position")
         problem, view = _load_problem(position, example)
-    options, note = solve_options_now(method)
-    if note:
-        click.echo(f"note: {note}", err=True)
-    solution = routing.solve(problem, time_limit=time_limit, **options)
+    solution = solve_one_question(problem, time_limit, method)
     if as_json:
         click.echo(json.dumps(_solution_json(problem, view, solution), indent=2))
     else:
@@ -483,12 +480,7 @@ def render(position, example, with_routes, time_limit, output) -> None:
     routes, legend = [], []
     caption = problem.label
     if with_routes:
-        import routing
-
-        options, note = solve_options_now("auto")  # one question, answered as solve does
-        if note:
-            click.echo(f"note: {note}", err=True)
-        solution = routing.solve(problem, time_limit=time_limit, **options)
+        solution = solve_one_question(problem, time_limit)  # answered as solve answers
         routes = [(r.train_name, list(r.nodes)) for r in solution.routes]
         net = problem.network
         for r in solution.routes:

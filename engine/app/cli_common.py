@@ -19,6 +19,7 @@ __all__ = [
     "workers_option_value",
     "DEFAULT_TIME_LIMIT",
     "compile_kernels_first",
+    "solve_one_question",
     "solve_options_now",
     "is_record_file",
     "read_input",
@@ -193,6 +194,17 @@ def compile_kernels_first() -> None:
 
     load_kernels(lambda: click.echo("compiling the solver's kernels (first run only, about "
                                     "30 s) ...", err=True))  # fmt: skip
+
+
+def solve_one_question(problem, time_limit: float | None, method: str = "auto"):
+    """:func:`routing.solve` of one question, with the options of :func:`solve_options_now`
+    and its note (if any) on standard error."""
+    import routing
+
+    options, note = solve_options_now(method)
+    if note:
+        click.echo(f"note: {note}", err=True)
+    return routing.solve(problem, time_limit=time_limit, **options)
 
 
 def solve_options_now(method: str) -> tuple[dict, str | None]:
