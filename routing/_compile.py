@@ -89,13 +89,18 @@ class Compiled:
     et_names: list[str]
     claim_names: list[str]
 
+    @property
+    def n_bonus(self) -> int:
+        """Per-route bonuses :func:`routing._evaluate.evaluate` reports: end-pair, set-pair
+        and end-token, in that order."""
+        return self.ep_a.shape[0] + self.sp_a.shape[0] + self.et_amt.shape[0]
+
     @cached_property
     def option_shape(self) -> tuple[int, int, int]:
         """The shape of :func:`option_buffer`: ``[4, n_bonus + 1, max_options]``."""
         n = len(self.node_kind)
-        n_bonus = self.ep_a.shape[0] + self.sp_a.shape[0] + self.et_amt.shape[0]
         pairs = [int(a.sum()) * int(b.sum()) for a, b in zip(self.sp_a, self.sp_b, strict=True)]
-        return 4, n_bonus + 1, max([n + 2, *pairs]) + 1
+        return 4, self.n_bonus + 1, max([n + 2, *pairs]) + 1
 
 
 def _mask_of(nodes, n: int) -> np.ndarray:

@@ -29,7 +29,7 @@ import time
 
 from ._compile import compile_problem
 from ._jit import Kernels, run_tiered
-from ._search import Enumerated, check_time_limit, empty_solution, load_kernels
+from ._search import Enumerated, check_time_limit, empty_solution, preload_enumeration
 from .interrupt import catching, requested
 from .problem import Problem
 from .solution import Solution
@@ -167,7 +167,7 @@ def _solve_auto(
     c = compile_problem(problem, kernels=kernels)
     if not problem.trains:
         return empty_solution(t0, "auto"), True
-    load_kernels(c)
+    preload_enumeration(c)
     # enum_seconds is search time (kernel loading is not); a time limit counts from the start
     enum_deadline = time.perf_counter() + enum_seconds
     if limited:

@@ -177,12 +177,12 @@ def _compile_tier() -> Kernels:
     modules = _registered()
     # each kernel module's namespace, copied: the copies name dispatchers where the
     # modules themselves keep the plain functions the interpreted tier runs
-    namespaces = {id(m): dict(vars(m)) for m in modules.values()}
+    namespaces = {m.__name__: dict(vars(m)) for m in modules.values()}
     # by the plain function's id (a namespace also holds unhashable values); the plain
     # function is kept beside its dispatcher to check that an id is that function's
     dispatchers: dict[int, tuple[Callable, Any]] = {}
     for func, options in _REGISTRY:
-        namespace = namespaces[id(sys.modules[func.__module__])]
+        namespace = namespaces[func.__module__]
         twin = types.FunctionType(
             func.__code__, namespace, func.__name__, func.__defaults__, func.__closure__
         )
@@ -262,9 +262,11 @@ def run_tiered(
     """``run(kernels, stop)`` with the tier ``choice`` names (see :data:`KERNEL_CHOICES`).
 
     ``run`` solves with ``kernels``, giving up at ``time.perf_counter()`` ``stop`` (besides
-    its own deadlines), and returns ``(answer, finished)``; ``finished`` is False when
-    ``stop`` cut it short.  Under ``"auto"`` an interpreted run that was cut short is run
-    again compiled, unless ``deadline`` (the caller's own time limit) has passed too.
+    its own deadlines; a finite ``stop`` only for an interpreted run under ``"auto"``), and
+    returns ``(answer, finished)``; ``finished`` is False when the answer should come from
+    the compiled tier instead (``stop`` cut the run short, or it would have handed over to
+    CP-SAT).  Under ``"auto"`` such an interpreted run is run again compiled, unless
+    ``deadline`` (the caller's own time limit) has passed too.
     """
     global _interpreted_seconds
     if choice not in KERNEL_CHOICES:

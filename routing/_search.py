@@ -104,7 +104,7 @@ def check_time_limit(time_limit) -> None:
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
 
 
-def load_kernels(c: Compiled) -> None:
+def preload_enumeration(c: Compiled) -> None:
     """Load the compiled enumeration kernel (from numba's cache, or compile it) if ``c`` is
     for the compiled tier and this process has not loaded it yet: that takes up to about
     2 s from the cache and 30 s fresh, and must not eat a budget that is meant for the
@@ -302,7 +302,7 @@ def _route_result(c: Compiled, problem: Problem, slot: int, routes: _Routes, i: 
     row_kinds, row_pay, row_visit, flags = train_params(train)
     path = np.array(stops, dtype=np.int64)
     counted = np.zeros(len(stops) + 1, dtype=np.bool_)
-    n_bonus = c.ep_a.shape[0] + c.sp_a.shape[0] + c.et_amt.shape[0]
+    n_bonus = c.n_bonus
     bonus = np.zeros(max(n_bonus, 1), dtype=np.int64)
     desig = int(routes.desig[i])
     value = c.kernels.evaluate(

@@ -398,7 +398,7 @@ def _score(c: Compiled, problem: Problem, t: int, stops: list[int], desig: int):
     train = problem.trains[t]
     row_kinds, row_pay, row_visit, flags = train_params(train)
     counted = np.zeros(len(stops) + 1, dtype=np.bool_)
-    n_bonus = c.ep_a.shape[0] + c.sp_a.shape[0] + c.et_amt.shape[0]
+    n_bonus = c.n_bonus
     bonus = np.zeros(max(n_bonus, 1), dtype=np.int64)
     value = c.kernels.evaluate(
         np.array(stops, dtype=np.int64), len(stops), desig, c.node_kind, c.node_val, c.node_token,
