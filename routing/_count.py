@@ -26,7 +26,7 @@ NO_LIMIT = 1 << 19  # caps at or above this are "no limit"
 HALL_WORDS = 22
 
 
-@kernel
+@kernel(allocates=False)
 def count_single(vals, kinds, forced, n, row_kind, pay, visit, skip, counted, order):
     """Best value and count of one row.  ``counted[i]`` is set for counted stops.
 
@@ -89,7 +89,7 @@ def count_single(vals, kinds, forced, n, row_kind, pay, visit, skip, counted, or
     return total, cnt
 
 
-@kernel
+@kernel(allocates=False)
 def count_rows(vals, kinds, forced, n, row_kinds, row_cap, n_rows, skip, counted, order, hall):
     """Best value and count for several rows that pay every stop they take.
 

@@ -18,6 +18,13 @@ from ._jit import kernel, objmode
 from .interrupt import clock
 
 _CHECK_EVERY = 4095
+#: Variants the outputs hold before they first grow.
+_FIRST_CAPACITY = 1024
+#: What :func:`_walk` returns: every start stop walked, cut short (deadline or
+#: ``max_variants``), or out of output room (the caller grows the outputs and walks on).
+_DONE = 0
+_CUT = 1
+_FULL = 2
 
 
 @kernel
@@ -145,10 +152,9 @@ def enumerate_routes(
     n_lr = lr_per_stop.shape[0]
     n_br = br_amount.shape[0]
     n_claim = n_lr + n_br
-    n_forbid = forbid_a.shape[0]
     n_bonus = ep_a.shape[0] + sp_a.shape[0] + et_amt.shape[0]
 
-    cap = 1024
+    cap = _FIRST_CAPACITY
     out_val = np.empty(cap, dtype=np.int64)
     out_cross = np.empty((cap, n_cross_words), dtype=np.uint64)
     out_start = np.empty(cap, dtype=np.int64)
@@ -158,8 +164,6 @@ def enumerate_routes(
     out_claims = np.empty(cap, dtype=np.int64)
     out_must = np.empty(cap, dtype=np.bool_)
     out_lptr[0] = 0
-    nv = 0
-    n_legs_out = 0
 
     path = np.empty(n + 1, dtype=np.int64)
     path_leg = np.empty(n + 1, dtype=np.int64)
@@ -203,11 +207,86 @@ def enumerate_routes(
     fast_vals = np.empty(n + 1, dtype=np.int64)
     fast_opt = np.empty(n + 1, dtype=np.bool_)
 
-    expanded = 0
+    state = np.zeros(4, dtype=np.int64)
+    while True:
+        status = _walk(
+            state, node_kind, node_val, node_terminal, node_group, node_token, node_must,
+            node_active, node_hex, leg_ptr, leg_end, leg_bits, leg_hex_bits, leg_hex_new,
+            n_seg_words, hex_once, row_kinds, row_pay, row_visit, skip, mult, end_kinds,
+            desig_kind, min_stops, allowed_kinds, free_kinds, max_assign, token_counted,
+            mcw_in, mcw_k, opt, forbid_a, forbid_b,
+            ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
+            lr_per_stop, lr_kinds, br_a, br_b, br_amount, br_per_hex,
+            group_bit, desig_bit, claim_bit, n_cross_words, deadline, max_variants, max_desig,
+            simple_train, desig_plain, bonus_node,
+            path, path_leg, it, used, hexes, visited, group_cnt, counted_buf, bonus_buf,
+            desig_list, claim_val, claim_idx, set_bits, scratch, flags_scratch, n_assign,
+            fast_vals, fast_opt,
+            out_val, out_cross, out_start, out_lptr, out_legs, out_desig, out_claims, out_must,
+        )  # fmt: skip
+        if status != _FULL:
+            break
+        # room for at least one more route's variants (a route has at most 2**n_claim)
+        nv = state[1]
+        rows = nv + (1 << n_claim) + 1
+        out_val = grow1(out_val, rows)
+        out_cross = grow2(out_cross, rows)
+        out_start = grow1(out_start, rows)
+        out_lptr = grow1(out_lptr, rows + 1)
+        out_desig = grow1(out_desig, rows)
+        out_claims = grow1(out_claims, rows)
+        out_must = grow1(out_must, rows)
+        out_legs = grow1(out_legs, state[2] + (n + 1) * (1 << n_claim))
+    nv = state[1]
+    n_legs_out = state[2]
+    expanded = state[3]
+    done = status == _DONE
+    return (
+        out_val[:nv], out_cross[:nv], out_start[:nv], out_lptr[: nv + 1], out_legs[:n_legs_out],
+        out_desig[:nv], out_claims[:nv], out_must[:nv], nv, expanded, done,
+    )  # fmt: skip
+
+
+@kernel
+def _walk(
+    state, node_kind, node_val, node_terminal, node_group, node_token, node_must, node_active,
+    node_hex, leg_ptr, leg_end, leg_bits, leg_hex_bits, leg_hex_new, n_seg_words, hex_once,
+    row_kinds, row_pay, row_visit, skip, mult, end_kinds, desig_kind, min_stops,
+    allowed_kinds, free_kinds, max_assign, token_counted, mcw_in, mcw_k, opt,
+    forbid_a, forbid_b,
+    ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
+    lr_per_stop, lr_kinds, br_a, br_b, br_amount, br_per_hex,
+    group_bit, desig_bit, claim_bit, n_cross_words, deadline, max_variants, max_desig,
+    simple_train, desig_plain, bonus_node,
+    path, path_leg, it, used, hexes, visited, group_cnt, counted_buf, bonus_buf, desig_list,
+    claim_val, claim_idx, set_bits, scratch, flags_scratch, n_assign, fast_vals, fast_opt,
+    out_val, out_cross, out_start, out_lptr, out_legs, out_desig, out_claims, out_must,
+):  # fmt: skip
+    """The depth-first walk of :func:`enumerate_routes`, from start stop ``state[0]`` on.
+
+    ``state`` is ``[start stop, variants, legs stored, steps]``: where the walk begins and
+    the counts so far; on return, where it stopped (on :data:`_FULL`, the start stop whose
+    routes must be walked again, with the counts from before it).  A function of its own so
+    that the outputs are never rebound inside the walk: numba keeps the reference counts of
+    an array that a loop may rebind on every pass, which cost a third of the walk.
+    """
+    n = node_kind.shape[0]
+    w_route = leg_bits.shape[1]
+    w_hex = leg_hex_bits.shape[1]
+    n_lr = lr_per_stop.shape[0]
+    n_br = br_amount.shape[0]
+    n_forbid = forbid_a.shape[0]
+    nv = state[1]
+    n_legs_out = state[2]
+    expanded = state[3]
     done = True
-    for s in range(n):
+    for s in range(state[0], n):
         if not done:
             break
+        state[0] = s
+        state[1] = nv
+        state[2] = n_legs_out
+        state[3] = expanded
         if not node_active[s] or node_kind[s] == 0:
             continue
         if (allowed_kinds >> node_kind[s]) & 1 == 0:
@@ -406,20 +485,22 @@ def enumerate_routes(
                         val0 = val
                     if val < 0:
                         continue
+                    if (
+                        nv + (1 << n_claimable) > out_val.shape[0]
+                        or n_legs_out + d1 * (1 << n_claimable) > out_legs.shape[0]
+                    ):
+                        # no room for this route's variants: start this stop's routes again
+                        # once the caller made room (the outputs are never rebound here)
+                        for p in range(depth + 1):
+                            visited[path[p]] = False
+                            gp = node_group[path[p]]
+                            if gp >= 0:
+                                group_cnt[gp] -= 1
+                        return _FULL
                     for subset in range(1 << n_claimable):
                         if nv >= max_variants:
                             done = False
                             break
-                        if nv >= out_val.shape[0]:
-                            out_val = grow1(out_val, nv + 1)
-                            out_cross = grow2(out_cross, nv + 1)
-                            out_start = grow1(out_start, nv + 1)
-                            out_lptr = grow1(out_lptr, nv + 2)
-                            out_desig = grow1(out_desig, nv + 1)
-                            out_claims = grow1(out_claims, nv + 1)
-                            out_must = grow1(out_must, nv + 1)
-                        if n_legs_out + d1 > out_legs.shape[0]:
-                            out_legs = grow1(out_legs, n_legs_out + d1)
                         total = val
                         cmask = 0
                         for w in range(n_cross_words):
@@ -456,10 +537,12 @@ def enumerate_routes(
                     group_cnt[gu] -= 1
                 depth -= 1
         if not done:
-            # unwind the partial path so state is clean (not reused, but keep it tidy)
-            for p in range(depth + 1):
-                visited[path[p]] = False
-    return (
-        out_val[:nv], out_cross[:nv], out_start[:nv], out_lptr[: nv + 1], out_legs[:n_legs_out],
-        out_desig[:nv], out_claims[:nv], out_must[:nv], nv, expanded, done,
-    )  # fmt: skip
+            state[1] = nv
+            state[2] = n_legs_out
+            state[3] = expanded
+            return _CUT
+    state[0] = n
+    state[1] = nv
+    state[2] = n_legs_out
+    state[3] = expanded
+    return _DONE

@@ -26,7 +26,7 @@ def scratch_words(plen):
     return 5 * plen + 5 + HALL_WORDS
 
 
-@kernel
+@kernel(allocates=False)
 def _count(vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order, hall):
     if row_kinds.shape[0] == 1:
         return count_single(
@@ -38,7 +38,7 @@ def _count(vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted,
     )
 
 
-@kernel
+@kernel(allocates=False)
 def _min_counted_ok(path, plen, pos, counted, m, desig, mcw_in, mcw_k):
     """Whether every ``min_counted_with`` condition the route triggers holds."""
     for b in range(mcw_k.shape[0]):
@@ -59,7 +59,7 @@ def _min_counted_ok(path, plen, pos, counted, m, desig, mcw_in, mcw_k):
     return True
 
 
-@kernel
+@kernel(allocates=False)
 def _count_constrained(
     vals, kinds, forced, m, row_kinds, row_pay, row_visit, skip, counted, order,
     path, plen, pos, desig, mcw_in, mcw_k, boosted, hall,
@@ -99,7 +99,7 @@ def _count_constrained(
     return INFEASIBLE, 0
 
 
-@kernel
+@kernel(allocates=False)
 def evaluate(
     path, plen, desig,
     node_kind, node_val, node_token,
@@ -274,7 +274,7 @@ def evaluate(
     return best
 
 
-@kernel
+@kernel(allocates=False)
 def _add_option(opt, b, amount, x, y, min_other):
     """Append an option to bonus ``b`` (1-based slot; the count lives in ``opt[3, b, 0]``)."""
     j = opt[3, b, 0] + 1

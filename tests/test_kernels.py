@@ -85,3 +85,34 @@ def test_after_the_background_compile_the_next_run_uses_numba(tmp_path):
         assert "background" not in err
     finally:
         _stop_background(tmp_path)
+
+
+def test_a_kernel_cache_entry_is_stamped_with_every_kernel_source():
+    """numba keeps a compiled kernel while its own file is unchanged, and a caller's machine
+    code holds its callees: an edit to the route evaluator alone must not leave the route
+    enumeration running the old evaluator from the cache.  So every kernel's cache entry is
+    stamped with the digest of all the kernel modules."""
+    from routing import _jit
+    from routing.kernels import load_kernels
+
+    load_kernels()
+    tier = _jit.compiled()
+    for dispatcher in (tier.enumerate_routes, tier.evaluate, tier.pack, tier.build_legs):
+        locator = dispatcher._cache._impl.locator
+        assert type(locator).__name__ == "KernelCacheLocator"
+        assert locator.get_source_stamp() == _jit._source_digest()
+
+
+def test_functions_that_are_not_kernels_keep_numba_s_own_cache_stamp(tmp_path):
+    import numba
+
+    from routing import _jit
+
+    _jit.compiled()  # installs the locator
+    module = tmp_path / "plain_numba_function.py"
+    module.write_text("def twice(x):\n    return 2 * x\n")
+    namespace: dict = {}
+    exec(compile(module.read_text(), str(module), "exec"), namespace)
+    dispatcher = numba.njit(cache=True)(namespace["twice"])
+    assert dispatcher(4) == 8
+    assert type(dispatcher._cache._impl.locator).__name__ != "KernelCacheLocator"

@@ -62,6 +62,37 @@ def test_tiers_agree_on_the_examples(path):
     assert _answer(interpreted) == _answer(compiled)
 
 
+def _raw_enumeration(problem: routing.Problem, kernels: _jit.Kernels, max_variants: int) -> list:
+    from routing._compile import compile_problem
+    from routing._search import _enumerate
+
+    compiled = compile_problem(problem, True, kernels=kernels)
+    out = []
+    for train in problem.trains:
+        found = _enumerate(compiled, train, math.inf, max_variants)
+        legs = [tuple(found.legs_of(i).tolist()) for i in range(found.n)]
+        out.append((found.n, found.expanded, found.done, found.value.tolist(),
+                    found.start.tolist(), found.cross.tolist(), legs))  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize("max_variants", [20_000_000, 300])
+def test_enumeration_outgrowing_its_outputs_finds_the_same_routes(monkeypatch, max_variants):
+    """The walk stops when its outputs are full, which grow, and walks that start stop
+    again: with room for one variant at first (interpreted, so the module constant can be
+    changed) it must find exactly what the compiled walk finds with 1,024, in the same
+    order, and stop at the same ``max_variants`` cut."""
+    from engine.games import build_problem
+    from routing import _enumerate
+
+    problem, _view = build_problem(str(ROOT / "engine" / "examples" / "1846-late.json"))
+    compiled = _raw_enumeration(problem, _jit.compiled(), max_variants)
+    # 446 and 509 variants (or the cut at 300): eight or nine growths from one
+    assert [found[0] for found in compiled] == ([446, 509] if max_variants > 509 else [300, 300])
+    monkeypatch.setattr(_enumerate, "_FIRST_CAPACITY", 1)
+    assert _raw_enumeration(problem, _jit.interpreted(), max_variants) == compiled
+
+
 def test_unknown_kernels_are_refused():
     from routing.synthetic import synthetic_problem
 
