@@ -109,10 +109,13 @@ def test_functions_that_are_not_kernels_keep_numba_s_own_cache_stamp(tmp_path):
     from routing import _jit
 
     _jit.compiled()  # installs the locator
-    module = tmp_path / "plain_numba_function.py"
-    module.write_text("def twice(x):\n    return 2 * x\n")
-    namespace: dict = {}
-    exec(compile(module.read_text(), str(module), "exec"), namespace)
-    dispatcher = numba.njit(cache=True)(namespace["twice"])
+    import importlib.util
+
+    path = tmp_path / "plain_numba_function.py"
+    path.write_text("def twice(x):\n    return 2 * x\n")
+    spec = importlib.util.spec_from_file_location("plain_numba_function", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    dispatcher = numba.njit(cache=True)(module.twice)
     assert dispatcher(4) == 8
     assert type(dispatcher._cache._impl.locator).__name__ != "KernelCacheLocator"
