@@ -97,6 +97,14 @@ def test_analyse_game_leaves_the_game_as_it_was():
     first = next(iter(twin.state.trains))
     twin.state.trains[first].owner = "nobody"
     assert game.state.trains[first].owner != "nobody"
+    # ... except for the printed map and the facts cached about it, which every board of
+    # the map shares (copying them was most of what a purchase cost the analysis)
+    board, twin_board = game.state.board, twin.state.board
+    assert all(a is b for a, b in zip(board.shared_with_copies(), twin_board.shared_with_copies(),
+                                      strict=True))  # fmt: skip
+    hex_ = next(iter(board.laid))
+    del twin_board.laid[hex_]
+    assert hex_ in board.laid
 
 
 def test_a_company_that_is_not_operating_is_reported_not_ranked():

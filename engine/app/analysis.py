@@ -302,7 +302,8 @@ def copy_game(game: BaseGame) -> BaseGame:
     """An independent copy of ``game`` in the same state, without replaying its log.
 
     :func:`copy.deepcopy`, sharing what never changes (the title and its data, the printed
-    map, the tile definitions and placed tiles, the route solves cached by their position)
+    map and the facts cached about it, the tile definitions and placed tiles, the route
+    solves cached by their position)
     and what cannot be copied (a generator of the draft's draws, which the copy never uses);
     the copy starts with empty network and legal-action caches.  A game built by
     :func:`engine.games.positions.game_at_position` has no log to replay, so
@@ -311,7 +312,7 @@ def copy_game(game: BaseGame) -> BaseGame:
     shared: list[object] = [game.title, game.title.data]
     shared += [v for v in vars(game).values() if isinstance(v, types.GeneratorType)]
     board = game.state.board
-    shared += [board.grid, board.manifest, board.cells, board._neighbours]
+    shared += board.shared_with_copies()
     shared += [tile for tile, _count in board.manifest.values()]
     shared += [*board.laid.values(), *board._placed.values()]
     shared += [game.__dict__.get(k) for k in ("_routes", "_reach_routes") if k in game.__dict__]

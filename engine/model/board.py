@@ -527,6 +527,12 @@ class Board:
         self.__dict__.pop("_in_use", None)
         return placed
 
+    def shared_with_copies(self) -> list[object]:
+        """What a copy of this board shares with it rather than copies: the printed map
+        (grid, cells, manifest, neighbours) and the caches of facts it alone decides
+        (:meth:`printed_facts`), which hold for every board of the map."""
+        return [self.grid, self.manifest, self.cells, self._neighbours, self._printed_facts]
+
     def copy(self) -> Board:
         """An independent board with the same tiles, sharing the printed map's caches."""
         other = type(self)(self.grid, self.cells, self.manifest, self.reservations)
