@@ -10,8 +10,8 @@ wrap on overflow, so the interpreted tier runs with NumPy's overflow warnings of
 
 Why two tiers: the compiled kernels are much faster per solve, but a process pays for them
 once before its first compiled solve: importing numba and loading them from numba's cache
-(``benchmarks/test_bench_compile.py``: a fresh process solving 1846-late took 1.16 s
-compiled against 0.34 s interpreted), or compiling them after an install (about 30 s of
+(``benchmarks/test_bench_compile.py``: a fresh process solving 1846-late took 0.97 s
+compiled against 0.37 s interpreted), or compiling them after an install (about 30 s of
 CPU). A one-off question on a real position is answered sooner interpreted. So
 :func:`run_tiered` follows the ski-rental rule: a process solves interpreted until the time
 it has spent interpreting reaches what loading would cost, and then loads the compiled tier
