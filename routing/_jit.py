@@ -197,7 +197,15 @@ def _locate_kernels_by_digest() -> None:
     """
     from numba.core import caching
 
-    class KernelCacheLocator(caching._CacheLocator):
+    # numba's own classes (CacheImpl was _CacheImpl in older releases); without them numba
+    # judges each kernel by its own file, as it always did
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    base = getattr(caching, "_CacheLocator", None)
+    locators = getattr(impl, "_locator_classes", None)
+    if base is None or not isinstance(locators, list):
+        return
+
+    class KernelCacheLocator(base):
         def __init__(self, located: Any) -> None:
             self._located = located
 
@@ -217,17 +225,15 @@ def _locate_kernels_by_digest() -> None:
         def from_function(cls, py_func: Callable, py_file: str) -> Any:
             if not getattr(py_func, "_routing_kernel", False):
                 return None
-            for locator in caching.CacheImpl._locator_classes:
+            for locator in locators:
                 if locator is not cls:
                     located = locator.from_function(py_func, py_file)
                     if located is not None:
                         return cls(located)
             return None
 
-    if not any(
-        c.__name__ == "KernelCacheLocator" for c in caching.CacheImpl._locator_classes
-    ):
-        caching.CacheImpl._locator_classes.insert(0, KernelCacheLocator)
+    if not any(c.__name__ == "KernelCacheLocator" for c in locators):
+        locators.insert(0, KernelCacheLocator)
 
 
 def _compile_tier() -> Kernels:
@@ -247,7 +253,7 @@ def _compile_tier() -> Kernels:
         )
         twin.__qualname__, twin.__doc__ = func.__qualname__, func.__doc__
         twin.__module__ = func.__module__  # numba's cache is named by module and qualname
-        twin._routing_kernel = True  # type: ignore[attr-defined] - for _KernelCacheLocator
+        twin._routing_kernel = True  # type: ignore[attr-defined] - see _locate_kernels_by_digest
         dispatchers[id(func)] = (func, numba.njit(cache=True, **options)(twin))
     for namespace in namespaces.values():
         for name, value in namespace.items():
