@@ -87,8 +87,10 @@ def test_enumeration_outgrowing_its_outputs_finds_the_same_routes(monkeypatch, m
 
     problem, _view = build_problem(str(ROOT / "engine" / "examples" / "1846-late.json"))
     compiled = _raw_enumeration(problem, _jit.compiled(), max_variants)
-    # 446 and 509 variants (or the cut at 300): eight or nine growths from one
-    assert [found[0] for found in compiled] == ([446, 509] if max_variants > 509 else [300, 300])
+    # each train has hundreds of variants (446 and 509 today), so room for one grows eight
+    # times or more; the cut stops both at exactly 300
+    counts = [found[0] for found in compiled]
+    assert all(n >= 256 for n in counts) if max_variants > 1_000 else counts == [300, 300]
     monkeypatch.setattr(_enumerate, "_FIRST_CAPACITY", 1)
     assert _raw_enumeration(problem, _jit.interpreted(), max_variants) == compiled
 
