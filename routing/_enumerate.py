@@ -207,7 +207,7 @@ def enumerate_routes(
     fast_vals = np.empty(n + 1, dtype=np.int64)
     fast_opt = np.empty(n + 1, dtype=np.bool_)
 
-    state = np.zeros(4, dtype=np.int64)
+    state = np.zeros(6, dtype=np.int64)
     while True:
         status = _walk(
             state, node_kind, node_val, node_terminal, node_group, node_token, node_must,
@@ -226,9 +226,8 @@ def enumerate_routes(
         )  # fmt: skip
         if status != _FULL:
             break
-        # room for at least one more route's variants (a route has at most 2**n_claim)
-        nv = state[1]
-        rows = nv + (1 << n_claim) + 1
+        # room for the variants of the route that did not fit (at least doubled)
+        rows = state[4]
         out_val = grow1(out_val, rows)
         out_cross = grow2(out_cross, rows)
         out_start = grow1(out_start, rows)
@@ -236,7 +235,7 @@ def enumerate_routes(
         out_desig = grow1(out_desig, rows)
         out_claims = grow1(out_claims, rows)
         out_must = grow1(out_must, rows)
-        out_legs = grow1(out_legs, state[2] + (n + 1) * (1 << n_claim))
+        out_legs = grow1(out_legs, state[5])
     nv = state[1]
     n_legs_out = state[2]
     expanded = state[3]
@@ -264,9 +263,10 @@ def _walk(
 ):  # fmt: skip
     """The depth-first walk of :func:`enumerate_routes`, from start stop ``state[0]`` on.
 
-    ``state`` is ``[start stop, variants, legs stored, steps]``: where the walk begins and
-    the counts so far; on return, where it stopped (on :data:`_FULL`, the start stop whose
-    routes must be walked again, with the counts from before it).  A function of its own so
+    ``state`` is ``[start stop, variants, legs stored, steps, variants needed, legs
+    needed]``: where the walk begins and the counts so far; on return, where it stopped (on
+    :data:`_FULL`, the start stop whose routes must be walked again, with the counts from
+    before it, and the output room the route that did not fit needs).  A function of its own so
     that the outputs are never rebound inside the walk: numba keeps the reference counts of
     an array that a loop may rebind on every pass (a profile of the walk showed those atomic
     adds and subtracts as its hottest instructions).
@@ -491,7 +491,10 @@ def _walk(
                         or n_legs_out + d1 * (1 << n_claimable) > out_legs.shape[0]
                     ):
                         # no room for this route's variants: start this stop's routes again
-                        # once the caller made room (the outputs are never rebound here)
+                        # once the caller made room for them (the outputs are never rebound
+                        # here)
+                        state[4] = nv + (1 << n_claimable)
+                        state[5] = n_legs_out + d1 * (1 << n_claimable)
                         for p in range(depth + 1):
                             visited[path[p]] = False
                             gp = node_group[path[p]]
