@@ -104,13 +104,13 @@ def test_a_kernel_cache_entry_is_stamped_with_every_kernel_source():
 
 
 def test_functions_that_are_not_kernels_keep_numba_s_own_cache_stamp(tmp_path):
+    import importlib.util
+
     import numba
 
     from routing import _jit
 
     _jit.compiled()  # installs the locator
-    import importlib.util
-
     path = tmp_path / "plain_numba_function.py"
     path.write_text("def twice(x):\n    return 2 * x\n")
     spec = importlib.util.spec_from_file_location("plain_numba_function", path)
