@@ -89,6 +89,31 @@ def cases_1846() -> list[Entry]:
     return [e for e in corpus() if e.title == "1846" and (FULL or e.file in DEFAULT_1846)]
 
 
+#: Records of the issue-18 measures in a plain run (a full run takes all 21).
+DEFAULT_RECORDS = ("1846/19962.json", "1836Jr30/2851.json")
+RECORDS = HERE.parent / "tests" / "data" / "records"
+
+
+def issue_records() -> list[Path]:
+    """The public records whose exported positions the issue-18 measures run on: all 21
+    in a full run, else :data:`DEFAULT_RECORDS`."""
+    every = sorted(RECORDS.glob("*/*.json"))
+    if FULL:
+        return every
+    return [p for p in every if f"{p.parent.name}/{p.name}" in DEFAULT_RECORDS]
+
+
+def issue_positions(out: Path) -> list[str]:
+    """Every run position of :func:`issue_records` (exported by the engine into ``out``)
+    followed by the corpus positions of :func:`corpus_cases`: the set issue 18 measures."""
+    from engine.app.report import export_positions, replay
+
+    files: list[str] = []
+    for record in issue_records():
+        files += [str(p) for p in export_positions(replay(record, solve=False), out)]
+    return files + [str(POSITIONS / e.file) for e in corpus_cases()]
+
+
 @functools.cache
 def problem_of(file: str) -> routing.Problem:
     problem, _view = build_problem(load_position(POSITIONS / file))

@@ -89,11 +89,15 @@ def batch_table(rows: list[dict]) -> list[str]:
         if r["tool"] == "dask-startup":
             what = (f"start-up: cluster {_fmt(r['cluster_seconds'])} + warm-up "
                     f"{_fmt(r['warmup_seconds'])}")  # fmt: skip
-            lines.append([f"Dask start-up, {r['workers']} workers", "–", _fmt(r["median"]), what])
+            lines.append([f"Dask start-up, {r['workers']} workers", "–", "–", _fmt(r["median"]),
+                          what, "–"])  # fmt: skip
         else:
-            n = r["positions"]
-            lines.append([r["tool"], str(n), _fmt(r["median"]), _rate(n / r["median"])])
-    return _table(["way", "positions", "wall (median)", "positions/s"], lines) if lines else []
+            n, workers = r["positions"], r.get("workers", 1)
+            rate = n / r["median"]
+            lines.append([r["tool"], r.get("inputs", "corpus"), str(n), _fmt(r["median"]),
+                          _rate(rate), _rate(rate / workers)])  # fmt: skip
+    hdr = ["way", "inputs", "positions", "wall (median)", "positions/s", "per core"]
+    return _table(hdr, lines) if lines else []
 
 
 def games_table(rows: list[dict]) -> list[str]:

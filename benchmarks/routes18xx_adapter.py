@@ -21,8 +21,9 @@ runs the package's own loaders and ``find_best_routes`` on them.  Translations:
   position lists only the operating company's trains, so :func:`solve` pins the phase
   (I-IV -> 1-4) on the loaded ``Game`` instead.  Nothing else in the package is touched.
 * **Not expressible** (:class:`NotApplicableError`): a minor operating (routes-18xx runs only the
-  seven corporations), a Boomtown assignment (2nd edition private, unknown to 0.9.2), a
-  minor's token after phase II.
+  seven corporations), a position of the 2-player variant (its package data has the 1846
+  and 1889 base games only), a Boomtown assignment (2nd edition private, unknown to
+  0.9.2), a minor's token after phase II.
 * **Removed corporations** (3-4 players): 18xx.games leaves their home tokens but drops their
   reservations; the extractor records them in ``extras["removed_corporations"]`` and they are
   listed as ``removed`` (routes-18xx then places the home station and skips the reservation).
@@ -195,6 +196,8 @@ def translate(position: Position | str | dict) -> Inputs:
         position = load_position(position)
     if position.title.replace("-", "").lower() != "1846":
         raise NotApplicableError(f"routes-18xx here covers 1846 only, not {position.title}")
+    if "two_player" in (position.extras.get("optional_rules") or ()):
+        raise NotApplicableError("the 2-player variant: routes-18xx 0.9.2 has the base game only")
     if position.company not in RAILROAD_NAMES:
         raise NotApplicableError(
             f"{position.company} is a minor; routes-18xx runs corporations only"

@@ -10,10 +10,12 @@
   path :func:`engine.model.routes.fast_problem` on a board that already carries the tiles
   (``fast_problem``; the board is built once, untimed).  The game engine also cuts the board
   to the company's reach first (``route_board``); that cut is not timed here.
-* ``batch: <n> corpus positions``: :func:`engine.app.batch.run_batch` over the corpus
-  (``benchmarks/positions/``), in this process (``synchronous``), on a running, warmed local
-  Dask cluster (``dask-<k>-workers``) and with the cluster it starts itself
-  (``dask-new-cluster``, start-up included; full run only).  ``batch: Dask start-up`` times
+* ``batch: <n> positions (<inputs>)``: :func:`engine.app.batch.run_batch` over the corpus
+  (``benchmarks/positions/``) and over the set issue 18 measures (every run position the
+  engine exports from the records, then the corpus), in this process (``synchronous``), on
+  a running, warmed local Dask cluster (``dask-<k>-workers``) and with the cluster it
+  starts itself (``dask-new-cluster``, start-up included; full run only, corpus only).
+  ``batch: Dask start-up`` times
   that start-up alone: a :class:`~dask.distributed.LocalCluster` as :mod:`engine.app.batch`
   starts it, a client, and every worker warmed (engine imported, one position of each
   title solved).
@@ -44,6 +46,7 @@ from benchmarks.common import (
     FULL,
     corpus_cases,
     extra,
+    issue_positions,
     problem_of,
     rounds_for,
     solve_numba,
@@ -183,20 +186,30 @@ def test_problem_build(benchmark, build_inputs, title, tool):
 
 
 # ------------------------------------------------------------------------------------ batch
-BATCH_FILES = [str(e.path) for e in CASES]
-BATCH_GROUP = f"batch: {len(BATCH_FILES)} corpus positions"
+CORPUS_FILES = [str(e.path) for e in CASES]
 #: One position of each title: what a worker solves to warm up.
 WARM_FILES = [str(rows[0].path) for rows in BUILD_GROUPS.values()]
+#: The inputs a batch runs on: the corpus, and the set issue 18 measures (every exported
+#: run position of the records, then the corpus).
+BATCH_INPUTS = ("corpus", "records+corpus")
 
 
 @pytest.fixture(scope="module")
-def batch_reference() -> dict[str, int]:
-    """file -> numba optimum, solved here before any timing."""
-    out = {}
-    for e in CASES:
-        sol = solve_numba(problem_of(e.file))
-        assert sol.optimal, e.name
-        out[os.path.normpath(str(e.path))] = int(sol.total)
+def batch_files(tmp_path_factory) -> dict[str, list[str]]:
+    exported = issue_positions(tmp_path_factory.mktemp("exported"))
+    return {"corpus": CORPUS_FILES, "records+corpus": exported}
+
+
+@pytest.fixture(scope="module")
+def batch_reference(batch_files) -> dict[str, dict[str, int]]:
+    """inputs -> file -> numba optimum, solved here before any timing."""
+    out: dict[str, dict[str, int]] = {}
+    for inputs, files in batch_files.items():
+        optima = out[inputs] = {}
+        for file in files:
+            sol = solve_numba(build_problem(file)[0])
+            assert sol.optimal, file
+            optima[os.path.normpath(file)] = int(sol.total)
     return out
 
 
@@ -283,33 +296,38 @@ def test_dask_startup(benchmark):
           agree=True)  # fmt: skip
 
 
-def _runner(tmp_path: Path, **kwargs):
+def _runner(files: list[str], tmp_path: Path, **kwargs):
     """run_batch into a fresh output each round (a reused one would resume its journal)."""
     count = itertools.count()
 
     def setup():
-        return (BATCH_FILES, tmp_path / f"run{next(count)}" / "out.csv"), kwargs
+        return (files, tmp_path / f"run{next(count)}" / "out.csv"), kwargs
 
     return setup
 
 
+@pytest.mark.parametrize("inputs", BATCH_INPUTS)
 @pytest.mark.parametrize("mode", ["synchronous", "dask-warm", "dask-new-cluster"])
-def test_batch_throughput(benchmark, batch_reference, tmp_path, request, mode):
-    if mode == "dask-new-cluster" and not FULL:
+def test_batch_throughput(benchmark, batch_files, batch_reference, tmp_path, request, mode,
+                          inputs):  # fmt: skip
+    if mode == "dask-new-cluster" and (not FULL or inputs != "corpus"):
         # start-up + a warm run, both timed above; about 6 s more (tests/test_batch.py runs
         # this path)
-        pytest.skip("full run only: the start-up and the warm run are timed on their own")
-    benchmark.group = BATCH_GROUP
-    tool, rounds = mode, 3 if mode == "dask-new-cluster" else 5
+        pytest.skip("full run only, on the corpus: the start-up and the warm run are timed "
+                    "on their own")  # fmt: skip
+    files = batch_files[inputs]
+    benchmark.group = f"batch: {len(files)} positions ({inputs})"
+    tool, rounds, workers = mode, 3 if mode == "dask-new-cluster" else 5, 1
     if mode == "synchronous":
         kwargs = {"scheduler": "synchronous"}
     elif mode == "dask-warm":
         kwargs = {"scheduler": request.getfixturevalue("warm_cluster").scheduler_address}
-        tool = f"dask-{WORKERS}-workers"
+        tool, workers = f"dask-{WORKERS}-workers", WORKERS
     else:
         kwargs = {"workers": WORKERS}
-    result = benchmark.pedantic(run_batch, setup=_runner(tmp_path, **kwargs),
+        workers = WORKERS
+    result = benchmark.pedantic(run_batch, setup=_runner(files, tmp_path, **kwargs),
                                 rounds=rounds if FULL else 1, iterations=1)  # fmt: skip
-    _check_batch(result, batch_reference)
-    extra(benchmark, suite="batch", tool=tool, positions=len(BATCH_FILES), workers=WORKERS,
-          agree=True)  # fmt: skip
+    _check_batch(result, batch_reference[inputs])
+    extra(benchmark, suite="batch", tool=tool, inputs=inputs, positions=len(files),
+          workers=workers, agree=True)  # fmt: skip

@@ -144,7 +144,13 @@ class Network:
             if name not in _NODE_FIELDS:
                 raise TypeError(f"with_nodes() cannot replace {name!r}")
             other._set_array(name, raw)
-        other._check()
+        # the segments are this network's, checked when it was made: only the node fields
+        # need a look, unless one is wrong (then the full check names the first offender)
+        if not (
+            all(len(getattr(other, name)) == self.n_nodes for name in fields)
+            and other._nodes_in_range()
+        ):
+            other._check()
         return other
 
     # ------------------------------------------------------------------ validation
@@ -208,22 +214,26 @@ class Network:
         read as unsigned, where a negative number is huge), as few calls as the small
         arrays of a game's network allow; :meth:`_check` looks for the first offender only
         where something is out of range."""
-        n, n_hex = self.n_nodes, len(self.hex_names)
-        if not (
-            self.node_kind.view(np.uint8).max() <= _KIND_RANGE[1]
-            and self.node_value.min() >= 0
-            and self.node_group.min() >= -1
-            and self.node_hex.view(np.uint32).max() < n_hex
-        ):
+        if not self._nodes_in_range():
             return False
         if not self.n_segments:
             return True
+        n, n_hex = self.n_nodes, len(self.hex_names)
         u, v = self.seg_u, self.seg_v
         return bool(
             u.view(np.uint32).max() < n
             and v.view(np.uint32).max() < n
             and self.seg_hex.view(np.uint32).max() < n_hex
             and not (u == v).any()
+        )
+
+    def _nodes_in_range(self) -> bool:
+        """The node half of :meth:`_fields_in_range`."""
+        return bool(
+            self.node_kind.view(np.uint8).max() <= _KIND_RANGE[1]
+            and self.node_value.min() >= 0
+            and self.node_group.min() >= -1
+            and self.node_hex.view(np.uint32).max() < len(self.hex_names)
         )
 
     # ------------------------------------------------------------------ accessors

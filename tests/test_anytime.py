@@ -202,7 +202,11 @@ def test_ctrl_c_returns_the_best_routes_so_far(method, case, delay):
     # hands that board to CP-SAT after a second of enumeration (the D board alone it now
     # proves in about 1.5 s, too close to an interrupt to test one)
     result, seconds = _interrupted(method, case, delay)
-    assert seconds < 5.0, f"exited {seconds:.1f} s after Ctrl-C"
+    # a solve that ignored the interrupt would run on for minutes; a prompt one exits in
+    # about a second, but once took 6.4 s while the whole suite loaded both cores of a
+    # 2-core machine (CP-SAT's workers and the child's shutdown compete for them), so the
+    # bound leaves room for that and still tells the two apart
+    assert seconds < 10.0, f"exited {seconds:.1f} s after Ctrl-C"
     assert result["interrupted"] and not result["optimal"]
     assert result["total"] <= result["bound"]
     assert result["validated"] == result["total"]

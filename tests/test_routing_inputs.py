@@ -69,6 +69,8 @@ def test_network_errors_name_the_item(overrides, fragment):
         (dict(node_kind=[1, 9]), "unknown kind 9"),
         (dict(node_group=[-1, -3]), "invalid group id -3"),
         (dict(node_terminal=[True]), "'node_terminal' has 1 entries"),
+        # a longer node_kind makes three nodes, so the fields it leaves are one short
+        (dict(node_kind=[1, 1, 1]), "'node_value' has 2 entries"),
     ],
 )
 def test_with_nodes_checks_as_the_constructor(fields, fragment):

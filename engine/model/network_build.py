@@ -303,6 +303,22 @@ def build_network(
         infos.append(info)
         return node
 
+    # the pruning below needs, per junction, its segments and how many end there on each
+    # side; they are counted as the segments are made.  A side unique to segment j is
+    # -(j + 1).
+    at: dict[int, list[int]] = {}  # junction -> its segments
+    sides: dict[int, dict] = {}  # junction -> side -> segments there
+
+    def note(node: int, side: int, j: int) -> None:
+        found = at.get(node)
+        if found is None:
+            at[node] = [j]
+            sides[node] = {side: 1}
+        else:
+            found.append(j)
+            count = sides[node]
+            count[side] = count.get(side, 0) + 1
+
     def side_node(coord: str, end: tuple) -> int:
         other, here, back, here_side, back_side = end
         if rank[coord] > rank[other]:  # the side's junction is named from its first hex
@@ -312,49 +328,61 @@ def build_network(
         first = add_side(here_side, rank[coord])
         if uses[here] >= 2 and uses[back] >= 2:
             second = add_side(back_side, rank[other])
+            j = len(segs)
             segs.append((first, second, rank[coord], rank[other], rank[coord]))
+            note(first, rank[other], j)
+            note(second, rank[coord], j)
             side_nodes[here], side_nodes[back] = first, second
         else:
             side_nodes[here] = side_nodes[back] = first
         return side_nodes[end[1]]
 
-    def reach(end: tuple, coord: str, here_rank: int) -> tuple[int, int] | None:
-        """(node, side label) of a path end, or None for a side nothing reaches from the
-        other hex."""
-        if end[0] is None:
-            return index[end[1]], -1
-        if end[2] not in uses:
-            return None
-        node = side_nodes.get(end[1])
-        return (side_node(coord, end) if node is None else node), here_rank
-
+    # each path end is a stop of its hex (side label -1: unique to the segment) or the
+    # junction of the side it leads to (side label: its hex), or nothing (-1) for a side
+    # that no track reaches from the other hex; written out twice, not as a function
+    # called per end, as this is the builder's hottest loop
     for coord, here_rank, paths in on_board:
         for a, b, terminal in paths:
-            ends = (reach(a, coord, here_rank), reach(b, coord, here_rank))
-            live = None not in ends
-            if live and ends[0][0] == ends[1][0]:
+            if a[0] is None:
+                u, su = index[a[1]], -1
+            elif a[2] in uses:
+                u = side_nodes.get(a[1])
+                if u is None:
+                    u = side_node(coord, a)
+                su = here_rank
+            else:
+                u = su = -1
+            if b[0] is None:
+                v, sv = index[b[1]], -1
+            elif b[2] in uses:
+                v = side_nodes.get(b[1])
+                if v is None:
+                    v = side_node(coord, b)
+                sv = here_rank
+            else:
+                v = sv = -1
+            if u == v:  # both ends on one node, or both lead nowhere
                 continue
             if terminal:
                 # a terminal path makes its stops terminal even where it leads nowhere
-                for end in ends:
-                    if end is not None and kinds[end[0]] != JUNCTION:
-                        terminals[end[0]] = True
-            if live:
-                (u, su), (v, sv) = ends
+                for node in (u, v):
+                    if node >= 0 and kinds[node] != JUNCTION:
+                        terminals[node] = True
+            if u >= 0 and v >= 0:
+                j = len(segs)
                 segs.append((u, v, here_rank, su, sv))
+                if su >= 0:
+                    note(u, su, j)
+                elif kinds[u] == JUNCTION:
+                    note(u, -(j + 1), j)
+                if sv >= 0:
+                    note(v, sv, j)
+                elif kinds[v] == JUNCTION:
+                    note(v, -(j + 1), j)
 
     # ---- prune junctions that no route can pass: fewer than two distinct sides.  A
     # worklist: a dead segment takes its side away from both ends, which may leave another
-    # junction with a single side, and so on.  A side unique to segment j is -(j + 1).
-    at: dict[int, list[int]] = {}  # junction -> its segments
-    sides: dict[int, dict] = {}  # junction -> side -> segments there
-    for j, (u, v, _h, su, sv) in enumerate(segs):
-        for node, side in ((u, su), (v, sv)):
-            if kinds[node] == JUNCTION:
-                at.setdefault(node, []).append(j)
-                count = sides.setdefault(node, {})
-                side = side if side >= 0 else -(j + 1)
-                count[side] = count.get(side, 0) + 1
+    # junction with a single side, and so on.
     dead = [n for n, count in sides.items() if len(count) < 2]
     alive = [True] * len(segs)
     pruned = bool(dead)

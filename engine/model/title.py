@@ -368,22 +368,21 @@ def apply_route_spec(network: routing.Network, spec: RouteSpec) -> routing.Netwo
     """The base network with the hook's per-node overrides."""
     if not (spec.value or spec.terminal or spec.kind or spec.group):
         return network
-    arrays = {
-        "node_value": np.array(network.node_value),
-        "node_terminal": np.array(network.node_terminal),
-        "node_kind": np.array(network.node_kind),
-        "node_group": np.array(network.node_group),
-    }
+    # only the fields the hook changes are copied and checked again
+    arrays: dict[str, np.ndarray] = {}
     for table, key in (
         (spec.value, "node_value"),
         (spec.terminal, "node_terminal"),
         (spec.kind, "node_kind"),
         (spec.group, "node_group"),
     ):
+        if not table:
+            continue
+        column = arrays[key] = np.array(getattr(network, key))
         for node, v in table.items():
             if not 0 <= int(node) < network.n_nodes:
                 raise ValueError(f"RouteSpec.{key[5:]} names node {node}, which does not exist")
-            arrays[key][int(node)] = int(v)
+            column[int(node)] = int(v)
     return network.with_nodes(**arrays)
 
 
