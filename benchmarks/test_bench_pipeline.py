@@ -164,7 +164,7 @@ def test_end_to_end_against_routes18xx(benchmark, position_files):
         for path in paths:
             position = load_position(path, check=False)
             if position.title != "1846":
-                continue  # another title (the 2-player variant among them)
+                continue  # another title; the 2-player variant is 1846 and counts below
             try:
                 r18.translate(position)
             except r18.NotApplicableError:
