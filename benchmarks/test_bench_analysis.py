@@ -5,6 +5,12 @@
   per lay, on one core or two forked workers.
 * ``cli-analyse``: ``eighteen analyse --example 1846-late --kinds tile --json`` in a fresh
   process with a warm numba cache, wall time (the issue's target: under 10 s).
+* ``cli-analyse-all`` / ``cli-analyse-all-no-ahead`` (group "analyse: fresh command"):
+  ``eighteen analyse --example 1846-late --json``, every legal lay, token and train, in a
+  fresh process with the kernels compiled ahead of time, and with them turned off
+  (``EIGHTEEN_AHEAD=0``: the command loads numba's compiled kernels from its cache first,
+  the path before the ahead tier, as the baseline in the same run).  Both must print the
+  same ranking as :func:`analyse_position` in this process.
 * ``cpsat-baseline`` (full run only): the same candidate positions solved by the CP-SAT model,
   the only other exact solver for them.
 
@@ -69,6 +75,41 @@ def test_cli_analyse_fresh_process(benchmark, reference):
     data = benchmark.pedantic(run, rounds=3 if FULL else 1, iterations=1)
     assert sorted((m["label"], m["revenue"]) for m in data["moves"]["tile"]) == reference
     extra(benchmark, suite="analyse", tool="cli-analyse", moves=len(reference), agree=True)
+
+
+CLI_ALL = CLI[: CLI.index("--kinds")] + ["--json"]
+
+
+@pytest.fixture(scope="module")
+def reference_all() -> dict:
+    """``kind -> sorted (label, revenue)`` of every legal move of every kind, in process."""
+    result = analyse_position(EXAMPLE, workers=1)
+    return {kind: sorted((m.label, m.revenue) for m in moves)
+            for kind, moves in result.moves.items()}  # fmt: skip
+
+
+@pytest.mark.parametrize("tool", ["cli-analyse-all", "cli-analyse-all-no-ahead"])
+def test_cli_analyse_everything_fresh(benchmark, reference_all, tool):
+    import os
+
+    from routing.kernels import build_ahead
+
+    benchmark.group = "analyse: fresh command, every legal lay, token and train, 1846-late"
+    build_ahead()  # as the first command of an installation does in the background
+    env = {**os.environ, "EIGHTEEN_AHEAD": "0" if tool.endswith("no-ahead") else "1"}
+
+    def run() -> dict:
+        out = subprocess.run(CLI_ALL, cwd=ROOT, env=env, capture_output=True, text=True,
+                             timeout=600)  # fmt: skip
+        assert out.returncode == 0, out.stderr[-2000:]
+        return json.loads(out.stdout)
+
+    data = benchmark.pedantic(run, rounds=5 if FULL else 1, iterations=1)
+    got = {kind: sorted((m["label"], m["revenue"]) for m in moves)
+           for kind, moves in data["moves"].items()}  # fmt: skip
+    assert got == reference_all
+    extra(benchmark, suite="analyse", tool=tool,
+          moves=sum(len(v) for v in reference_all.values()), agree=True)  # fmt: skip
 
 
 @pytest.mark.skipif(not FULL, reason="full run only: about a CP-SAT solve per legal lay")

@@ -3,15 +3,21 @@
 * ``solve-cold``: a fresh interpreter with ``NUMBA_CACHE_DIR`` set to a new empty temporary
   folder builds the 1846-late problem and solves it with the compiled kernels
   (``kernels="compiled"``) -- every kernel is compiled.
-* ``solve-warm``: the same with a cache a previous, untimed process filled (``cache=True``
-  loads the kernels): a fresh temporary folder in a full run, the default cache otherwise.
-* ``solve-warm-auto``: the same process solving with the default ``kernels="auto"``, which
-  answers with the interpreted kernels and loads nothing (:mod:`routing._jit`).
-* ``cli-cold`` / ``cli-warm``: ``eighteen solve --example 1846-late`` in a fresh process, wall
-  time, empty vs warm cache.  With an empty cache the command answers with the interpreted
-  kernels and compiles the compiled ones in a background process (:mod:`routing.kernels`),
-  which the benchmark stops once the answer is in: it times what the user waits for.  With
-  a warm cache it answers with the interpreted kernels too (``kernels="auto"``).
+* ``solve-warm``: the same with a cache a previous, untimed process filled
+  (``python -m routing.kernels``: numba's cache and the ahead-of-time module): a fresh
+  temporary folder in a full run, the default cache otherwise.  ``cache=True`` loads the
+  kernels.
+* ``solve-warm-ahead``: the same process solving with the default ``kernels="auto"``, which
+  answers with the kernels compiled ahead of time (:mod:`routing._ahead`).
+* ``solve-warm-interpreted``: the same with the ahead tier turned off (``EIGHTEEN_AHEAD=0``):
+  ``auto`` answers with the interpreted kernels and loads nothing, the path before there
+  was an ahead tier (the baseline in the same run).
+* ``cli-cold`` / ``cli-warm`` / ``cli-warm-interpreted``: ``eighteen solve --example
+  1846-late`` in a fresh process, wall time, empty vs warm cache.  With an empty cache the
+  command answers with the interpreted kernels and compiles the others in a background
+  process (:mod:`routing.kernels`), which the benchmark stops once the answer is in: it
+  times what the user waits for.  With a warm cache it answers with the ahead tier, or,
+  turned off, interpreted.
 
 Each process must print the proven optimum (670), so a broken build cannot be timed.
 """
@@ -40,15 +46,18 @@ SOLVE = (
     "assert s.stats['kernels'] == '{tier}', s.stats; print(s.total, s.optimal)"
 )
 SOLVE_COMPILED = SOLVE.format(kernels="compiled", tier="compiled")
-SOLVE_AUTO = SOLVE.format(kernels="auto", tier="interpreted")
+SOLVE_AHEAD = SOLVE.format(kernels="auto", tier="ahead")
+SOLVE_INTERPRETED = SOLVE.format(kernels="auto", tier="interpreted")
+#: The environment that turns the ahead tier off (the path before it existed).
+NO_AHEAD = {"EIGHTEEN_AHEAD": "0"}
 _EIGHTEEN = shutil.which("eighteen")
 _MAIN = "from engine.app.cli import main; main()"
 CLI = ([_EIGHTEEN] if _EIGHTEEN else [sys.executable, "-c", _MAIN]
        ) + ["solve", "--example", "1846-late", "--json"]  # fmt: skip
 
 
-def _run(cmd: list[str], cache: Path | None) -> str:
-    env = dict(os.environ)
+def _run(cmd: list[str], cache: Path | None, extra_env: dict | None = None) -> str:
+    env = {**os.environ, **(extra_env or {})}
     env.pop("NUMBA_CACHE_DIR", None)
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = str(cache)
@@ -62,14 +71,15 @@ def _check_solve(stdout: str) -> None:
     assert int(total) == EXPECTED and optimal == "True", stdout
 
 
-def _check_cli(stdout: str) -> None:
+def _check_cli(stdout: str, tier: str = "interpreted") -> None:
     import json
 
     data = json.loads(stdout)
     assert data["total"] == EXPECTED and data["optimal"], stdout[:500]
-    # cold or warm, one question is answered by the interpreted search (routing._jit)
+    # one question is answered by the ahead tier, or without it by the interpreted search
+    # (routing._jit)
     assert data["stats"]["method"] == "auto", data["stats"]
-    assert data["stats"]["kernels"] == "interpreted", data["stats"]
+    assert data["stats"]["kernels"] == tier, data["stats"]
 
 
 @pytest.fixture(scope="module")
@@ -104,13 +114,20 @@ def test_solve_cold_cache(benchmark):
     extra(benchmark, suite="compile", tool="solve-cold", agree=True)
 
 
-@pytest.mark.parametrize("tool", ["solve-warm", "solve-warm-auto"])
+_WARM_SOLVES = {
+    "solve-warm": (SOLVE_COMPILED, None),
+    "solve-warm-ahead": (SOLVE_AHEAD, None),
+    "solve-warm-interpreted": (SOLVE_INTERPRETED, NO_AHEAD),
+}
+
+
+@pytest.mark.parametrize("tool", list(_WARM_SOLVES))
 def test_solve_warm_cache(benchmark, warm_cache, tool):
     benchmark.group = "compile: fresh process, solve 1846-late"
-    code = SOLVE_COMPILED if tool == "solve-warm" else SOLVE_AUTO
+    code, extra_env = _WARM_SOLVES[tool]
 
     def run():
-        _check_solve(_run([sys.executable, "-c", code], warm_cache))
+        _check_solve(_run([sys.executable, "-c", code], warm_cache, extra_env))
 
     benchmark.pedantic(run, rounds=5 if FULL else 1, iterations=1)
     extra(benchmark, suite="compile", tool=tool, agree=True)
@@ -123,11 +140,14 @@ def test_cli_cold_cache(benchmark):
     extra(benchmark, suite="compile", tool="cli-cold", agree=True)
 
 
-def test_cli_warm_cache(benchmark, warm_cache):
+@pytest.mark.parametrize("tool", ["cli-warm", "cli-warm-interpreted"])
+def test_cli_warm_cache(benchmark, warm_cache, tool):
     benchmark.group = "compile: eighteen solve --example 1846-late"
+    ahead = tool == "cli-warm"
 
     def run():
-        _check_cli(_run(CLI, warm_cache))
+        _check_cli(_run(CLI, warm_cache, None if ahead else NO_AHEAD),
+                   "ahead" if ahead else "interpreted")  # fmt: skip
 
     benchmark.pedantic(run, rounds=5 if FULL else 1, iterations=1)
-    extra(benchmark, suite="compile", tool="cli-warm", agree=True)
+    extra(benchmark, suite="compile", tool=tool, agree=True)

@@ -69,11 +69,12 @@ def solve(problem: Problem, time_limit: float | None = None, method: str = "auto
         Passed to the method: :func:`routing._hybrid.solve_auto`,
         :func:`routing._search.solve_numba` (``max_variants``) or
         :func:`routing.cpsat.solve_cpsat` (``num_workers``, ``seed``, ...).  The numba
-        methods take ``kernels``: ``"auto"`` (default) runs the search interpreted while a
-        process has spent less time interpreting than loading the compiled kernels would
-        cost (0.6 s from numba's cache, 30 s compiling), then compiled;
-        ``"compiled"`` or ``"interpreted"`` runs that tier only (:mod:`routing._jit`).
-        The answers are the same.
+        methods take ``kernels``: ``"auto"`` (default) runs the kernels compiled ahead of
+        time when they are built (they load in milliseconds), else the search interpreted
+        while a process has spent less time interpreting than loading the compiled kernels
+        would cost (0.6 s from numba's cache, 30 s compiling), then compiled;
+        ``"ahead"``, ``"compiled"`` or ``"interpreted"`` runs that tier only
+        (:mod:`routing._jit`).  The answers are the same.
 
     Returns
     -------

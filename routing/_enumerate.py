@@ -14,7 +14,7 @@ import numpy as np
 from ._buffers import grow1, grow2
 from ._count import NO_LIMIT, sort_by_value
 from ._evaluate import evaluate, scratch_words
-from ._jit import kernel, objmode
+from ._jit import kernel
 from .interrupt import clock
 
 _CHECK_EVERY = 4095
@@ -91,7 +91,7 @@ def enumerate_routes(
     ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
     lr_per_stop, lr_kinds, br_a, br_b, br_amount, br_per_hex,
     group_bit, desig_bit, claim_bit, n_cross_words,
-    deadline, max_variants, max_desig,
+    deadline, stop, max_variants, max_desig,
 ):  # fmt: skip
     """Enumerate the routes of one train.
 
@@ -217,7 +217,8 @@ def enumerate_routes(
             mcw_in, mcw_k, opt, forbid_a, forbid_b,
             ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
             lr_per_stop, lr_kinds, br_a, br_b, br_amount, br_per_hex,
-            group_bit, desig_bit, claim_bit, n_cross_words, deadline, max_variants, max_desig,
+            group_bit, desig_bit, claim_bit, n_cross_words, deadline, stop, max_variants,
+            max_desig,
             simple_train, desig_plain, bonus_node,
             path, path_leg, it, used, hexes, visited, group_cnt, counted_buf, bonus_buf,
             desig_list, claim_val, claim_idx, set_bits, scratch, flags_scratch, n_assign,
@@ -255,7 +256,7 @@ def _walk(
     forbid_a, forbid_b,
     ep_a, ep_b, ep_counted, sp_a, sp_b, sp_amount, sp_counted, et_amt, et_min_other,
     lr_per_stop, lr_kinds, br_a, br_b, br_amount, br_per_hex,
-    group_bit, desig_bit, claim_bit, n_cross_words, deadline, max_variants, max_desig,
+    group_bit, desig_bit, claim_bit, n_cross_words, deadline, stop, max_variants, max_desig,
     simple_train, desig_plain, bonus_node,
     path, path_leg, it, used, hexes, visited, group_cnt, counted_buf, bonus_buf, desig_list,
     claim_val, claim_idx, set_bits, scratch, flags_scratch, n_assign, fast_vals, fast_opt,
@@ -351,9 +352,7 @@ def _walk(
                         continue
                 expanded += 1
                 if (expanded & _CHECK_EVERY) == 0:
-                    with objmode(now="float64"):
-                        now = clock()  # +inf once Ctrl-C was pressed (routing.interrupt)
-                    if now > deadline:
+                    if clock(stop) > deadline:  # +inf once Ctrl-C was pressed
                         done = False
                         break
                 d1 = depth + 1

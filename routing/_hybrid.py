@@ -126,7 +126,7 @@ def solve_auto(
     use_min_total : bool
         Constrain CP-SAT's objective to at least numba's incumbent (always valid: the
         incumbent is a feasible route set, so the optimum stays in the model).
-    kernels : {"auto", "compiled", "interpreted"}
+    kernels : {"auto", "ahead", "compiled", "interpreted"}
         Which tier runs the numba search (:mod:`routing._jit`).  The interpreted tier
         answers only what it finishes itself; a hand-over to CP-SAT is left to the
         compiled tier, which enumerates much further first.

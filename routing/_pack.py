@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel, objmode
+from ._jit import kernel
 from .interrupt import clock
 
 _CHECK_EVERY = 8191
@@ -50,7 +50,7 @@ def _take_ub(k, i, cur, values, csum, run, hi, suffix_ub):
 @kernel
 def _search(
     k0, values, csum, run, cross, must, lo, hi, same_prev, suffix_ub, enforce_must,
-    best, best_choice, deadline, counter,
+    best, best_choice, deadline, stop, counter,
 ):  # fmt: skip
     """Branch and bound over trains ``k0..T-1``.
 
@@ -85,9 +85,7 @@ def _search(
             continue
         counter[0] += 1
         if (counter[0] & _CHECK_EVERY) == 0:
-            with objmode(now="float64"):
-                now = clock()  # +inf once Ctrl-C was pressed (routing.interrupt)
-            if now > deadline:
+            if clock(stop) > deadline:  # +inf once Ctrl-C was pressed (routing.interrupt)
                 done = False
                 break
         if i == hi[k]:
@@ -231,7 +229,7 @@ def _must_ok(k0, choice, must, hi):
 
 
 @kernel
-def pack(values, cross, must, lo, hi, same_prev, has_must, deadline):
+def pack(values, cross, must, lo, hi, same_prev, has_must, deadline, stop):
     """Optimal choice of one route per train.
 
     Parameters are the concatenated route arrays (sorted descending within each train
@@ -285,7 +283,7 @@ def pack(values, cross, must, lo, hi, same_prev, has_must, deadline):
         if optimal:
             sub_best, s_ub, done = _search(
                 k0, values, csum, run, cross, must, lo, hi, same_prev, suffix_ub, enforce,
-                sub_best, sub_choice, deadline, counter,
+                sub_best, sub_choice, deadline, stop, counter,
             )  # fmt: skip
             if not done:
                 optimal = False

@@ -9,7 +9,7 @@ import numpy as np
 
 from ._compile import Compiled, compile_problem, option_buffer, train_params
 from ._jit import Kernels, compiled_loaded, run_tiered
-from .interrupt import catching, requested
+from .interrupt import catching, requested, stop_flag
 from .problem import Problem
 from .solution import RouteResult, Solution
 from .trains import UNLIMITED
@@ -67,7 +67,7 @@ def _enumerate(c: Compiled, train, deadline: float, max_variants: int) -> _Route
         c.et_amt, c.et_min_other,
         c.lr_per_stop, c.lr_kinds, c.br_a, c.br_b, c.br_amount, c.br_per_hex,
         c.group_bit, c.desig_bit, c.claim_bit, c.n_cross_words,
-        deadline, max_variants,
+        deadline, stop_flag(), max_variants,
         sum(1 for t in c.problem.trains if t.designated_kind),
     )  # fmt: skip
     return _Routes(raw)
@@ -202,7 +202,8 @@ class Enumerated:
             dtype=np.bool_,
         )
         best, choice, bound, optimal, expanded = c.kernels.pack(
-            values, cross, must, lo, hi, same_prev, c.has_must, min(deadline, _NO_DEADLINE)
+            values, cross, must, lo, hi, same_prev, c.has_must, min(deadline, _NO_DEADLINE),
+            stop_flag(),
         )
         best = int(best)
         results = []

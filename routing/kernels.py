@@ -1,16 +1,20 @@
 """Are the search's compiled kernels cached, and compiling them ahead of the first solve.
 
 The numba kernels compile on the first solve after an install (about 30 s of CPU on one
-core) and are then loaded from numba's on-disk cache (``cache=True``).  A command that
-answers one question should not make its user wait for that, so :func:`kernels_cached`
-tells whether this installation's kernels are in the cache, and :func:`compile_in_background`
-starts a detached process that compiles them (``python -m routing.kernels``) while the
-caller answers with the CP-SAT model, which needs no compilation.
+core) and are then loaded from numba's on-disk cache (``cache=True``).  On 64-bit Linux
+they are also compiled ahead of time into an extension module (:mod:`routing._ahead`,
+about a minute more), which a fresh process loads in milliseconds.  A command that
+answers one question should not make its user wait for either, so :func:`kernels_cached`
+and :func:`ahead_built` tell whether this installation has them, and
+:func:`compile_in_background` starts a detached process that builds both
+(``python -m routing.kernels``) while the caller answers with the interpreted search,
+which needs no compilation.
 
 Whether the kernels are cached is recorded by a stamp file next to numba's cache, named by
 a digest of the kernel modules' sources: a changed source (an upgrade, an edit) has no
 stamp, so it counts as not cached until a solve compiled it again.  The stamp is written
-after a numba solve compiled or loaded every kernel (:func:`compile_kernels`).
+after a numba solve compiled or loaded every kernel (:func:`compile_kernels`).  The ahead
+module is named by the same digest.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from ._jit import compiled_loaded, kernels_cached, stamp_path
 __all__ = [
     "kernels_cached",
     "compile_kernels",
+    "build_ahead",
+    "ahead_built",
     "ensure_kernels",
     "load_kernels",
     "compile_in_background",
@@ -65,6 +71,119 @@ def compile_kernels() -> None:
     solution = solve(problem, method="numba", kernels="compiled")
     if solution.optimal and not kernels_cached():
         _write_stamp()
+
+
+def ahead_built() -> bool:
+    """True when this installation's kernels compiled ahead of time are built for this
+    processor (a process then runs them at once, :mod:`routing._ahead`)."""
+    from ._jit import ahead
+
+    return ahead() is not None
+
+
+def build_ahead() -> Path | None:
+    """Build the kernels compiled ahead of time (:mod:`routing._ahead`) unless they are
+    built, on a platform that has them; returns where they are, or None.
+
+    About a minute of one core.  One process builds at a time (a lock file beside the
+    module; another process that wants it waits, then finds it built), and the module is
+    written under a temporary name and renamed into place, so a reader sees the whole
+    module or none.
+    """
+    import fcntl
+
+    from ._ahead import module_name, supported
+    from ._jit import ahead_path, source_digest
+
+    if not supported():
+        return None
+    path = ahead_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(f"{module_name(source_digest())}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.is_file():
+            _build_ahead(path)
+    return path
+
+
+def _record_signatures() -> dict[str, tuple]:
+    """The argument types of every exported entry point, recorded while the interpreted
+    tier solves a small board, whose trains reach every kernel."""
+    import numpy as np
+
+    from . import solve
+    from ._ahead import type_code
+    from ._jit import AHEAD_EXPORTS, ENTRY_POINTS, Kernels, bind_kernels
+    from .interrupt import clock
+    from .synthetic import synthetic_problem
+
+    seen: dict[str, set[tuple]] = {}
+
+    def record(twin: Callable, options: dict) -> Callable:
+        def run(*args):
+            seen.setdefault(twin.__name__, set()).add(tuple(type_code(a) for a in args))
+            return twin(*args)
+
+        return run
+
+    by_name = bind_kernels(record, clock)
+    kernels = Kernels("recording", **{n: by_name[n] for n in ENTRY_POINTS})
+    with np.errstate(over="ignore"):
+        solve(synthetic_problem(seed=0, cols=5, rows=4), method="numba", kernels=kernels)
+    signatures = {}
+    for name in AHEAD_EXPORTS:
+        found = seen.get(name, set())
+        if len(found) != 1:  # one export, one signature: the callers must agree on types
+            raise RuntimeError(f"kernel {name} was called with {len(found)} signatures")
+        signatures[name] = next(iter(found))
+    return signatures
+
+
+def _numba_type(code: tuple):
+    import numpy as np
+    from numba.core import types
+    from numba.np.numpy_support import from_dtype
+
+    if code[0] != "array":
+        return {"int64": types.int64, "float64": types.float64, "bool": types.boolean}[code[0]]
+    return types.Array(from_dtype(np.dtype(code[1])), code[2], "C", readonly=not code[3])
+
+
+def _build_ahead(path: Path) -> None:
+    import tempfile
+    import warnings
+
+    from ._ahead import module_name, processor, signature_path, write_atomically
+    from ._clock import compiled_clock
+    from ._jit import bind_kernels, cache_dir, import_numba, source_digest
+
+    signatures = _record_signatures()
+    numba = import_numba()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba marks pycc as pending deprecation
+        from numba.pycc import CC
+    import llvmlite.binding
+
+    by_name = bind_kernels(lambda twin, options: numba.njit(**options)(twin), compiled_clock())
+    name = module_name(source_digest())
+    with tempfile.TemporaryDirectory(prefix="eighteen-ahead-") as work:
+        compiler = CC(name)
+        compiler.output_dir = work
+        # built where it runs (in the background after an install), so for this processor,
+        # as numba's own compiler does; the loader refuses a build for another one
+        compiler.target_cpu = numba.core.config.CPU_NAME or llvmlite.binding.get_host_cpu_name()
+        compiler.verbose = False
+        for kernel, codes in signatures.items():
+            argument_types = tuple(_numba_type(code) for code in codes)
+            compiler.export(kernel, argument_types)(by_name[kernel].py_func)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compiler.compile()
+        built = next(Path(work).glob(f"{name}*"))
+        # the signatures first: the module is what says the tier is built
+        record = {"processor": processor(), "signatures": signatures}
+        write_atomically(signature_path(cache_dir(), source_digest()), repr(record).encode())
+        write_atomically(path, built.read_bytes())
 
 
 def ensure_kernels(before_compiling: Callable[[], None] | None = None) -> bool:
@@ -117,6 +236,7 @@ def _main() -> None:
     lock = stamp_path().with_suffix(".compiling")
     try:
         compile_kernels()
+        build_ahead()
     finally:
         with contextlib.suppress(OSError):
             lock.unlink()

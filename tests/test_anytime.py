@@ -147,7 +147,7 @@ from routing import Train
 from routing.synthetic import synthetic_problem
 from tests.naive import naive_solve
 from tests.strategies import problems
-method, case = sys.argv[1], sys.argv[2]
+method, case, kernels = sys.argv[1], sys.argv[2], sys.argv[3]
 if case == "D":
     problem = synthetic_problem([Train.unlimited("D")], seed=0, cols=12, rows=10, fill=1.0,
                                 density=0.9)
@@ -155,9 +155,10 @@ else:
     problem = synthetic_problem(
         [Train.unlimited("D"), Train.unlimited("D"), Train.express("6E", 6), Train.n("8", 8)],
         seed=0, cols=16, rows=14, fill=1.0, density=0.9)
-routing.solve(synthetic_problem([Train.n("2", 2)], seed=0, cols=4, rows=4))  # kernels loaded
+tier = {} if method == "cpsat" else {"kernels": kernels}
+routing.solve(synthetic_problem([Train.n("2", 2)], seed=0, cols=4, rows=4), **tier)  # loaded
 print("solving", flush=True)
-sol = routing.solve(problem, method=method)
+sol = routing.solve(problem, method=method, **tier)
 declared = [(r.train, list(r.nodes), list(r.segments)) for r in sol.routes]
 print(json.dumps({
     "total": sol.total, "bound": sol.bound, "optimal": sol.optimal,
@@ -167,10 +168,10 @@ print(json.dumps({
 """
 
 
-def _interrupted(method: str, case: str, delay: float) -> tuple[dict, float]:
+def _interrupted(method: str, case: str, delay: float, kernels: str) -> tuple[dict, float]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     child = subprocess.Popen(
-        [sys.executable, "-c", _CHILD, method, case],
+        [sys.executable, "-c", _CHILD, method, case, kernels],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -192,16 +193,32 @@ def _interrupted(method: str, case: str, delay: float) -> tuple[dict, float]:
     return json.loads(out.strip().splitlines()[-1]), seconds
 
 
+@pytest.fixture
+def kernels(request) -> str:
+    """The kernel tier the child solves with; the ahead tier is built first."""
+    if request.param == "ahead":
+        from routing import _ahead
+        from routing.kernels import build_ahead
+
+        if not _ahead.supported():
+            pytest.skip("the ahead tier is built on 64-bit Linux only")
+        build_ahead()
+    return request.param
+
+
 @pytest.mark.parametrize(
-    ("method", "case", "delay"),
-    [("numba", "D", 2.0), ("auto", "many", 3.0), ("cpsat", "many", 3.0)],
-)
-def test_ctrl_c_returns_the_best_routes_so_far(method, case, delay):
+    ("method", "case", "delay", "kernels"),
+    [("numba", "D", 2.0, "compiled"), ("numba", "D", 2.0, "ahead"),
+     ("auto", "many", 3.0, "compiled"), ("cpsat", "many", 3.0, "compiled")],
+    indirect=["kernels"],
+)  # fmt: skip
+def test_ctrl_c_returns_the_best_routes_so_far(method, case, delay, kernels):
     # the numba enumeration of a D train on a full dense board (tens of millions of
     # routes), and CP-SAT on four long trains on a 16 x 14 board, run for minutes; auto
     # hands that board to CP-SAT after a second of enumeration (the D board alone it now
     # proves in about 1.5 s, too close to an interrupt to test one)
-    result, seconds = _interrupted(method, case, delay)
+    # the compiled and the ahead tier check for Ctrl-C in machine code (routing._clock)
+    result, seconds = _interrupted(method, case, delay, kernels)
     # a solve that ignored the interrupt would run on for minutes; a prompt one exits in
     # about a second, but once took 6.4 s while the whole suite loaded both cores of a
     # 2-core machine (CP-SAT's workers and the child's shutdown compete for them), so the

@@ -100,7 +100,7 @@ def test_a_kernel_cache_entry_is_stamped_with_every_kernel_source():
     for dispatcher in (tier.enumerate_routes, tier.evaluate, tier.pack, tier.build_legs):
         locator = dispatcher._cache._impl.locator
         assert type(locator).__name__ == "KernelCacheLocator"
-        assert locator.get_source_stamp() == _jit._source_digest()
+        assert locator.get_source_stamp() == _jit.source_digest()
 
 
 def test_functions_that_are_not_kernels_keep_numba_s_own_cache_stamp(tmp_path):

@@ -1,20 +1,26 @@
-"""The search's two kernel tiers (:mod:`routing._jit`): the same answers, and the rule that
+"""The search's kernel tiers (:mod:`routing._jit`): the same answers, and the rule that
 picks one.
 
-* Compiled and interpreted give the same solution (total, bound, proof, every route with its
-  stops, segments, bonuses and revenue) on random problems and on every bundled example;
-  the interpreted one also matches the brute-force oracle.
-* ``kernels="auto"``: a process solves interpreted while it has spent less than loading
-  costs (``LOAD_SECONDS`` when numba's cache holds the kernels), cuts an interpreted solve
-  short at what is left of that allowance and runs it again compiled, and stays compiled
-  once it loaded the kernels.
-* A fresh process answers a position without importing numba at all.
+* Compiled, ahead (compiled ahead of time, :mod:`routing._ahead`) and interpreted give the
+  same solution (total, bound, proof, every route with its stops, segments, bonuses and
+  revenue) on random problems and on every bundled example; the interpreted one also
+  matches the brute-force oracle.
+* ``kernels="auto"``: a process solves with the ahead tier, when it is built, until a tenth
+  of its time there reaches what loading the compiled tier costs; without it, interpreted
+  while it has spent less than loading costs (``LOAD_SECONDS`` when numba's cache holds the
+  kernels), cutting an interpreted solve short at what is left of that allowance and
+  running it again compiled; and it stays compiled once it loaded the kernels.
+* A fresh process answers a position without importing numba at all, with the ahead tier
+  or interpreted.
+* The ahead tier refuses an argument of a type it was not built for (an extension module
+  compiled ahead of time would read past it), and a build for another processor.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -40,26 +46,74 @@ def _answer(solution: routing.Solution) -> tuple:
     return solution.total, solution.bound, solution.optimal, routes
 
 
+@pytest.fixture(scope="module")
+def ahead_tier() -> _jit.Kernels:
+    """The ahead tier, built first if this installation has not built it (about a minute,
+    once: it lands in the kernel cache the whole test session shares)."""
+    from routing import _ahead
+    from routing.kernels import build_ahead
+
+    if not _ahead.supported():
+        pytest.skip("the ahead tier is built on 64-bit Linux only")
+    build_ahead()
+    tier = _jit.ahead()
+    assert tier is not None and tier.tier == "ahead"
+    return tier
+
+
 @settings(max_examples=150, deadline=None)
 @given(problems(n_trains=(1, 3)))
-def test_tiers_agree_on_random_problems(problem):
+def test_tiers_agree_on_random_problems(ahead_tier, problem):
     interpreted = routing.solve(problem, method="numba", kernels="interpreted")
     compiled = routing.solve(problem, method="numba", kernels="compiled")
-    assert interpreted.stats["kernels"] == "interpreted"
-    assert compiled.stats["kernels"] == "compiled"
-    assert _answer(interpreted) == _answer(compiled)
+    ahead = routing.solve(problem, method="numba", kernels="ahead")
+    tiers = [s.stats.get("kernels") for s in (interpreted, compiled, ahead)]
+    # a problem answered before any search (no route can earn) names no tier
+    assert tiers in (["interpreted", "compiled", "ahead"], [None, None, None])
+    assert _answer(interpreted) == _answer(compiled) == _answer(ahead)
     assert interpreted.total == naive_solve(problem).total
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_tiers_agree_on_the_examples(path):
+def test_tiers_agree_on_the_examples(ahead_tier, path):
     from engine.games import build_problem
 
     problem, _view = build_problem(str(path))
     interpreted = routing.solve(problem, kernels="interpreted")
     compiled = routing.solve(problem, kernels="compiled")
+    ahead = routing.solve(problem, kernels="ahead")
     assert interpreted.optimal
-    assert _answer(interpreted) == _answer(compiled)
+    assert _answer(interpreted) == _answer(compiled) == _answer(ahead)
+
+
+def test_the_ahead_tier_refuses_an_argument_of_another_type(ahead_tier):
+    import numpy as np
+
+    seg = np.array([0, 1], dtype=np.int64)
+    terminal = np.zeros(3, dtype=np.bool_)
+    token = np.array([True, False, False])
+    # a path 0-1-2 with a token on 0: every node is reached
+    assert ahead_tier.reach(3, seg, seg + 1, terminal, token).tolist() == [True] * 3
+    # 32-bit node ids: the compiled function would read them as 64-bit ones, past the array
+    with pytest.raises(TypeError, match="reach: argument 1 must be a C-contiguous 1-d int64"):
+        ahead_tier.reach(3, seg.astype(np.int32), seg + 1, terminal, token)
+    with pytest.raises(TypeError, match="argument 2 must be a C-contiguous"):
+        ahead_tier.reach(3, seg, np.arange(6)[::3], terminal, token)  # a strided view
+    with pytest.raises(TypeError, match="argument 0 has type float"):
+        ahead_tier.reach(3.0, seg, seg + 1, terminal, token)
+    with pytest.raises(TypeError, match="takes 5 arguments, got 4"):
+        ahead_tier.reach(3, seg, seg + 1, terminal)
+
+
+def test_a_build_for_another_processor_is_not_loaded(ahead_tier, monkeypatch):
+    from routing import _ahead
+
+    assert _jit.load_ahead() is not None
+    monkeypatch.setattr(_ahead, "processor", lambda: "another-processor")
+    assert _jit.load_ahead() is None
+    monkeypatch.undo()
+    monkeypatch.setenv("EIGHTEEN_AHEAD", "0")  # and the switch that turns the tier off
+    assert _jit.load_ahead() is None
 
 
 def _raw_enumeration(problem: routing.Problem, kernels: _jit.Kernels, max_variants: int) -> list:
@@ -99,8 +153,17 @@ def test_unknown_kernels_are_refused():
     from routing.synthetic import synthetic_problem
 
     problem = synthetic_problem(seed=0, cols=3, rows=3)
-    with pytest.raises(ValueError, match="kernels must be one of auto, compiled, interpreted"):
+    choices = "auto, ahead, compiled, interpreted"
+    with pytest.raises(ValueError, match=f"kernels must be one of {choices}"):
         routing.solve(problem, kernels="jit")
+
+
+def test_the_ahead_tier_unbuilt_is_refused_by_name(monkeypatch):
+    from routing.synthetic import synthetic_problem
+
+    monkeypatch.setattr(_jit, "ahead", lambda: None)
+    with pytest.raises(ValueError, match="ahead-of-time kernels are not built"):
+        routing.solve(synthetic_problem(seed=0, cols=3, rows=3), kernels="ahead")
 
 
 # ------------------------------------------------------------------------- the rule itself
@@ -120,10 +183,45 @@ class _Runs:
 
 @pytest.fixture
 def fresh_process(monkeypatch):
-    """This process as if it had not loaded the compiled tier, with the kernels cached."""
+    """This process as if it had not loaded the compiled tier, with the kernels cached and
+    no ahead tier built."""
     monkeypatch.setattr(_jit, "compiled_loaded", lambda: False)
     monkeypatch.setattr(_jit, "_interpreted_seconds", 0.0)
+    monkeypatch.setattr(_jit, "_ahead_seconds", 0.0)
     monkeypatch.setattr(_jit, "kernels_cached", lambda: True)
+    monkeypatch.setattr(_jit, "ahead", lambda: None)
+
+
+@pytest.fixture
+def ahead_built(fresh_process, monkeypatch):
+    """:func:`fresh_process` with an ahead tier built (a stand-in: the rule only looks at
+    its name)."""
+    stand_in = _jit.Kernels("ahead", *([None] * len(_jit.ENTRY_POINTS)))
+    monkeypatch.setattr(_jit, "ahead", lambda: stand_in)
+
+
+def test_auto_runs_the_ahead_tier_when_it_is_built(ahead_built):
+    runs = _Runs(interpreted_finishes=False)
+    assert _jit.run_tiered("auto", runs) == "ahead"
+    assert runs.tiers == ["ahead"] and runs.stops == [math.inf]  # never cut short
+    # it may spend ten times the load price there: what it loses, a tenth of that, is the
+    # price itself (0.6 s / 0.1 = 6 s)
+    assert _jit.ahead_allowance() <= _jit.LOAD_SECONDS / _jit.AHEAD_SLOWDOWN
+    assert _jit.ahead_allowance() == pytest.approx(6.0, abs=0.5)
+
+
+def test_auto_loads_the_compiled_tier_once_the_ahead_allowance_is_spent(ahead_built, monkeypatch):
+    monkeypatch.setattr(_jit, "_ahead_seconds", _jit.LOAD_SECONDS / _jit.AHEAD_SLOWDOWN)
+    runs = _Runs(interpreted_finishes=True)
+    assert _jit.run_tiered("auto", runs) == "compiled"
+    assert runs.tiers == ["compiled"]  # no interpreted detour either
+
+
+def test_auto_stays_compiled_once_loaded_even_with_the_ahead_tier(ahead_built, monkeypatch):
+    monkeypatch.setattr(_jit, "compiled_loaded", lambda: True)
+    runs = _Runs(interpreted_finishes=True)
+    assert _jit.run_tiered("auto", runs) == "compiled"
+    assert _jit.ahead_allowance() == 0.0
 
 
 def test_auto_interprets_within_the_allowance(fresh_process):
@@ -160,8 +258,8 @@ def test_the_allowance_is_the_compile_time_without_a_cache(fresh_process, monkey
     assert _jit.interpreter_allowance() == _jit.COMPILE_SECONDS
 
 
-def test_explicit_tiers_ignore_the_rule(fresh_process):
-    for choice in ("compiled", "interpreted"):
+def test_explicit_tiers_ignore_the_rule(ahead_built):
+    for choice in ("ahead", "compiled", "interpreted"):
         runs = _Runs(interpreted_finishes=False)
         assert _jit.run_tiered(choice, runs) == choice
         assert runs.tiers == [choice]
@@ -190,15 +288,29 @@ print(json.dumps({
 """
 
 
-def test_a_fresh_process_solves_interpreted_then_loads():
+def _fresh(ahead: bool) -> dict:
+    env = {**os.environ, "EIGHTEEN_AHEAD": "1" if ahead else "0"}
     out = subprocess.run(
         [sys.executable, "-c", _FRESH, str(ROOT / "engine" / "examples" / "1846-late.json")],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=True,
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True,
     ).stdout  # fmt: skip
-    result = json.loads(out)
+    return json.loads(out)
+
+
+def test_a_fresh_process_solves_interpreted_then_loads():
+    result = _fresh(ahead=False)
     assert result["numba_after_first"] is False  # no numba import for an interpreted answer
     assert result["tiers"] == ["interpreted", "compiled", "compiled"]
     assert result["totals"] == [670] * 3  # 1846-late: B&O's 4/6 and 7/8 earn 270 + 400
+    assert all(result["optimal"])
+
+
+def test_a_fresh_process_solves_with_the_ahead_tier(ahead_tier):
+    result = _fresh(ahead=True)
+    assert result["numba_after_first"] is False  # the extension module needs no numba
+    # the interpreted allowance spent says nothing to the ahead tier's rule
+    assert result["tiers"] == ["ahead", "ahead", "ahead"]
+    assert result["totals"] == [670] * 3
     assert all(result["optimal"])
 
 
@@ -210,7 +322,7 @@ def test_importing_the_engine_does_not_import_numba():
 
 
 def test_loading_the_kernels_leaves_numba_linear_algebra_working():
-    # the compiled tier sets numba up without SciPy's BLAS (routing._jit._import_numba);
+    # the compiled tier sets numba up without SciPy's BLAS (routing._jit.import_numba);
     # afterwards np.dot in anyone's numba code, and scipy.linalg itself, still work
     code = (
         "import numpy as np\n"

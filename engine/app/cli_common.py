@@ -189,9 +189,13 @@ def compile_kernels_first() -> None:
     """Load the solver's compiled kernels before work that solves many problems, first
     compiling them, saying so on standard error, when this installation has not compiled
     them yet (the first run: about 30 s).  The work that follows is then timed without
-    compilation."""
-    from routing.kernels import load_kernels
+    compilation.  With the kernels compiled ahead of time nothing is loaded: they run at
+    once, and the solver loads the compiled ones only if the work turns out long enough for
+    that to pay (:mod:`routing._jit`)."""
+    from routing.kernels import ahead_built, load_kernels
 
+    if ahead_built():
+        return
     load_kernels(lambda: click.echo("compiling the solver's kernels (first run only, about "
                                     "30 s) ...", err=True))  # fmt: skip
 
@@ -211,17 +215,18 @@ def solve_options_now(method: str) -> tuple[dict, str | None]:
     """The :func:`routing.solve` options one question should be solved with now, and a note
     for the user.
 
-    With the compiled kernels cached, ``method`` as given (``auto`` then answers with the
-    interpreted kernels unless loading the compiled ones pays, :mod:`routing._jit`).  Before
+    With the kernels compiled ahead of time, or the compiled kernels cached, ``method`` as
+    given (``auto`` then answers with the ahead-of-time kernels, or else with the
+    interpreted ones unless loading the compiled ones pays, :mod:`routing._jit`).  Before
     they are compiled, ``auto`` would make a single answer wait half a minute: the kernels
     are compiled in a background process instead
     (:func:`routing.kernels.compile_in_background`) and this answer comes from the same
     search run interpreted, which hands a problem it cannot finish within its budget over
     to the CP-SAT model as it always does; both are exact and need no compilation.
     """
-    from routing.kernels import compile_in_background, kernels_cached
+    from routing.kernels import ahead_built, compile_in_background, kernels_cached
 
-    if method != "auto" or kernels_cached():
+    if method != "auto" or ahead_built() or kernels_cached():
         return {"method": method}, None
     compile_in_background()
     return {"method": "auto", "kernels": "interpreted"}, (
