@@ -151,3 +151,32 @@ def test_cli_warm_cache(benchmark, warm_cache, tool):
 
     benchmark.pedantic(run, rounds=5 if FULL else 1, iterations=1)
     extra(benchmark, suite="compile", tool=tool, agree=True)
+
+
+@pytest.fixture(scope="module")
+def corpus_problems() -> list:
+    from benchmarks.common import corpus_cases, problem_of
+
+    return [problem_of(entry.file) for entry in corpus_cases()]
+
+
+@pytest.mark.parametrize("tool", ["compiled", "ahead"])
+def test_ahead_against_compiled_in_process(benchmark, corpus_problems, tool):
+    """``ahead-vs-compiled``: every corpus position solved in this process with one tier
+    (both loaded before, untimed): what ``routing._jit.AHEAD_SLOWDOWN`` stands for.  Both
+    must give the same totals."""
+    import routing
+    from routing.kernels import build_ahead
+
+    benchmark.group = "compile: per solve in process, ahead vs compiled tier, corpus"
+    if build_ahead() is None:
+        pytest.skip("the ahead tier is built on 64-bit Linux only")
+    reference = [routing.solve(p, kernels="compiled").total for p in corpus_problems]
+
+    def run() -> list[int]:
+        return [routing.solve(p, kernels=tool).total for p in corpus_problems]
+
+    assert run() == reference  # warm, and the same answers
+    assert benchmark.pedantic(run, rounds=7 if FULL else 1, iterations=1) == reference
+    extra(benchmark, suite="compile", tool=f"{tool}-in-process",
+          positions=len(corpus_problems), agree=True)  # fmt: skip

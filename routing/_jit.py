@@ -72,11 +72,11 @@ KERNEL_CHOICES = ("auto", "ahead", "compiled", "interpreted")
 #: ski-rental rule.
 LOAD_SECONDS = 0.6
 COMPILE_SECONDS = 30.0
-#: How much longer a solve takes with the ahead tier than with the compiled one: numba
-#: compiles the same code either way, but the ahead module checks every argument's type in
-#: Python (``benchmarks/test_bench_compile.py``, ``ahead-vs-compiled``).  Under the ski-rental
-#: rule a process solves with the ahead tier until what it has lost by that, ``AHEAD_SLOWDOWN``
-#: of its ahead-tier time, reaches what loading the compiled tier costs.
+#: How much longer a solve takes with the ahead tier than with the compiled one, about a
+#: tenth (``benchmarks/test_bench_compile.py::test_ahead_against_compiled_in_process``): the
+#: same source, but each ahead entry point checks its arguments in Python.  Under the
+#: ski-rental rule a process solves with the ahead tier until what it has lost by that,
+#: ``AHEAD_SLOWDOWN`` of its ahead-tier time, reaches what loading the compiled tier costs.
 AHEAD_SLOWDOWN = 0.1
 
 F = TypeVar("F", bound=Callable[..., Any])
