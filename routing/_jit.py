@@ -448,10 +448,11 @@ def run_tiered(
         answer = run(ahead(), math.inf)[0]  # type: ignore[arg-type] - built
         _ahead_seconds += time.perf_counter() - start
         return answer
+    allowance = interpreter_allowance() if choice == "auto" else 0.0
     # with the ahead tier built, interpreting never pays: its allowance is for processes
-    # that have nothing else to run until the compiled tier is loaded
-    allowance = interpreter_allowance() if choice == "auto" and ahead() is None else 0.0
-    if allowance > 0.0:
+    # that have nothing else to run until the compiled tier is loaded (asked only while
+    # that allowance lasts, so a process running the compiled tier never looks for it)
+    if allowance > 0.0 and ahead() is None:
         start = time.perf_counter()
         answer, finished = run(interpreted(), start + allowance)
         now = time.perf_counter()

@@ -155,7 +155,7 @@ def _build_ahead(path: Path) -> None:
 
     from ._ahead import module_name, processor, signature_path, write_atomically
     from ._clock import compiled_clock
-    from ._jit import bind_kernels, cache_dir, import_numba, source_digest
+    from ._jit import bind_kernels, import_numba, source_digest
 
     signatures = _record_signatures()
     numba = import_numba()
@@ -182,7 +182,7 @@ def _build_ahead(path: Path) -> None:
         built = next(Path(work).glob(f"{name}*"))
         # the signatures first: the module is what says the tier is built
         record = {"processor": processor(), "signatures": signatures}
-        write_atomically(signature_path(cache_dir(), source_digest()), repr(record).encode())
+        write_atomically(signature_path(path.parent, source_digest()), repr(record).encode())
         write_atomically(path, built.read_bytes())
 
 

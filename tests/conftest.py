@@ -30,3 +30,14 @@ def _kernels_compiled():
     from routing.kernels import load_kernels
 
     load_kernels()
+
+
+@pytest.fixture(scope="session")
+def ahead_kernels_built() -> None:
+    """The kernels compiled ahead of time, built first if this installation has not built
+    them (about a minute, once: they land in the kernel cache every test process shares);
+    skips where the platform has none."""
+    from routing.kernels import build_ahead
+
+    if build_ahead() is None:
+        pytest.skip("the ahead tier is built on 64-bit Linux only")

@@ -197,12 +197,7 @@ def _interrupted(method: str, case: str, delay: float, kernels: str) -> tuple[di
 def kernels(request) -> str:
     """The kernel tier the child solves with; the ahead tier is built first."""
     if request.param == "ahead":
-        from routing import _ahead
-        from routing.kernels import build_ahead
-
-        if not _ahead.supported():
-            pytest.skip("the ahead tier is built on 64-bit Linux only")
-        build_ahead()
+        request.getfixturevalue("ahead_kernels_built")
     return request.param
 
 

@@ -47,15 +47,8 @@ def _answer(solution: routing.Solution) -> tuple:
 
 
 @pytest.fixture(scope="module")
-def ahead_tier() -> _jit.Kernels:
-    """The ahead tier, built first if this installation has not built it (about a minute,
-    once: it lands in the kernel cache the whole test session shares)."""
-    from routing import _ahead
-    from routing.kernels import build_ahead
-
-    if not _ahead.supported():
-        pytest.skip("the ahead tier is built on 64-bit Linux only")
-    build_ahead()
+def ahead_tier(ahead_kernels_built) -> _jit.Kernels:
+    """The ahead tier, loaded (built first if need be, ``tests/conftest.py``)."""
     tier = _jit.ahead()
     assert tier is not None and tier.tier == "ahead"
     return tier
