@@ -170,6 +170,18 @@ def extra(benchmark, **info) -> None:
 
 
 # ---------------------------------------------------------------------------------- machine
+def write_bytecode(tree: Path = HERE.parent) -> None:
+    """Python's bytecode cache of ``tree``'s packages written, as a pip install writes it
+    (and any first import does, unless ``PYTHONDONTWRITEBYTECODE`` is set, as it is on the
+    machines these benchmarks ran on).  A fresh-process benchmark calls this first: without
+    it every timed process would compile eighteen's source again, which no installed copy
+    does."""
+    import compileall
+
+    for package in ("routing", "engine"):
+        compileall.compile_dir(tree / package, quiet=2)
+
+
 def baseline_tree(commit: str) -> Path:
     """The files of ``commit``, extracted once with ``git archive`` into the user's cache
     (its numba cache is kept there too, so only the first full run compiles the old

@@ -7,7 +7,8 @@
   process with a warm numba cache, wall time (the issue's target: under 10 s).
 * ``cli-analyse-all`` / ``cli-analyse-all-no-ahead`` (group "analyse: fresh command"):
   ``eighteen analyse --example 1846-late --json``, every legal lay, token and train, in a
-  fresh process with the kernels compiled ahead of time, and with them turned off
+  fresh process (Python's bytecode written first, as an installed copy has it) with the
+  kernels compiled ahead of time, and with them turned off
   (``EIGHTEEN_AHEAD=0``: the command loads numba's compiled kernels from its cache first,
   the path before the ahead tier, as the baseline in the same run).  Both must print the
   same ranking as :func:`analyse_position` in this process.
@@ -28,7 +29,7 @@ from pathlib import Path
 import pytest
 
 import routing
-from benchmarks.common import CPSAT_WORKERS, FULL, extra
+from benchmarks.common import CPSAT_WORKERS, FULL, extra, write_bytecode
 from engine.app.analysis import analyse_position, candidate_moves
 from engine.games import build_problem, load_position
 
@@ -66,6 +67,7 @@ def test_analyse_in_process(benchmark, reference, workers):
 
 def test_cli_analyse_fresh_process(benchmark, reference):
     benchmark.group = GROUP
+    write_bytecode()  # as an installed copy has it
 
     def run() -> dict:
         out = subprocess.run(CLI, cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -96,6 +98,7 @@ def test_cli_analyse_everything_fresh(benchmark, reference_all, tool):
 
     benchmark.group = "analyse: fresh command, every legal lay, token and train, 1846-late"
     build_ahead()  # as the first command of an installation does in the background
+    write_bytecode()  # as an installed copy has it
     env = {**os.environ, "EIGHTEEN_AHEAD": "0" if tool.endswith("no-ahead") else "1"}
 
     def run() -> dict:

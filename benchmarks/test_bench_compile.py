@@ -20,6 +20,8 @@
   turned off, interpreted.
 
 Each process must print the proven optimum (670), so a broken build cannot be timed.
+Python's bytecode of the checkout is written first (:func:`benchmarks.common.write_bytecode`),
+as an installed copy has it.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.common import FULL, extra
+from benchmarks.common import FULL, extra, write_bytecode
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTED = 670  # engine/examples/1846-late.json, proven by numba and CP-SAT
@@ -88,6 +90,7 @@ def warm_cache():
     (``routing/__pycache__``, which the test session fills anyway), so a plain run does not
     pay a second cold compile."""
     folder = Path(tempfile.mkdtemp(prefix="numba-warm-")) if FULL else None
+    write_bytecode()
     _run([sys.executable, "-m", "routing.kernels"], folder)  # fill it and stamp it (untimed)
     _check_solve(_run([sys.executable, "-c", SOLVE_COMPILED], folder))
     yield folder
@@ -96,6 +99,7 @@ def warm_cache():
 
 
 def _cold(cmd: list[str], check) -> None:
+    write_bytecode()  # an install writes it; the kernels' caches are what is cold here
     folder = Path(tempfile.mkdtemp(prefix="numba-cold-"))
     try:
         check(_run(cmd, folder))

@@ -51,6 +51,7 @@ from benchmarks.common import (
     rounds_for,
     solve_numba,
     timed,
+    write_bytecode,
 )
 from engine.app.batch import Item, analyse_chunk, run_batch
 from engine.app.report import replay
@@ -120,9 +121,7 @@ def test_replay(benchmark, warm_replay, title):
     tool = "engine"
     benchmark.group = f"replay: {title}"
     paths = RECORD_GROUPS[title]
-    reports = benchmark.pedantic(
-        _replay_all, args=(paths,), rounds=3 if FULL else 1, iterations=1
-    )
+    reports = benchmark.pedantic(_replay_all, args=(paths,), rounds=3 if FULL else 1, iterations=1)
     turns = _check_engine(reports)
     extra(benchmark, suite="replay", tool=tool, title=title,
           records=len(paths), positions=turns, actions=sum(r.actions for r in reports),
@@ -137,9 +136,7 @@ def test_replay_every_record(benchmark, warm_replay):
     tool = "engine"
     benchmark.group = "replay: all 21 records, every run solved"
     paths = ALL_RECORDS if FULL else ALL_RECORDS[:2]
-    reports = benchmark.pedantic(
-        _replay_all, args=(paths,), rounds=3 if FULL else 1, iterations=1
-    )
+    reports = benchmark.pedantic(_replay_all, args=(paths,), rounds=3 if FULL else 1, iterations=1)
     turns = _check_engine(reports)
     extra(benchmark, suite="replay", tool=tool, title="all", records=len(paths),
           positions=turns, actions=sum(r.actions for r in reports), agree=True)  # fmt: skip
@@ -225,6 +222,7 @@ def _cluster():
     ``_run_dask``), and its client."""
     from dask.distributed import Client, LocalCluster
 
+    write_bytecode()  # the workers import eighteen as an installed copy does
     cluster = LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True,
                            dashboard_address=None, silence_logs=logging.ERROR)  # fmt: skip
     return cluster, Client(cluster)

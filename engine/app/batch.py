@@ -276,7 +276,8 @@ def _analyse_position(item: Item, data: dict, where: str, settings: Settings) ->
 
     t0 = time.perf_counter()
     position = position_from_dict(data, where)
-    problem, _view = build_problem(position)
+    # a row holds the optimum only: the reached part of the map gives it at less cost
+    problem, _view = build_problem(position, reached=True)
     solution = routing.solve(problem, time_limit=settings.time_limit)
     seconds = time.perf_counter() - t0
     return [

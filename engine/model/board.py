@@ -199,9 +199,19 @@ class Board:
         ):
             cached = _PRINTED[id(data)] = (data, source, *cls._parse_data(data), {}, {})
         _, _, grid, cells, manifest, reservations, neighbours, facts = cached
-        board = cls(grid, cells, manifest, reservations)
-        board._neighbours = neighbours
-        board._printed_facts = facts
+        return cls._of_printed_map(grid, cells, manifest, reservations, neighbours, facts)
+
+    @classmethod
+    def _of_printed_map(cls, grid, cells, manifest, reservations, neighbours, facts) -> Board:
+        """A board without tiles laid that shares the printed map's tables rather than
+        copying them, as every board of one map does: nothing changes a board's cells,
+        manifest or reservations once it is made (a game keeps its own reservations), and
+        copying them cost more than laying a position's tiles."""
+        board = cls.__new__(cls)
+        board.grid, board.cells, board.manifest = grid, cells, manifest
+        board.reservations = reservations
+        board.laid = {}
+        board._neighbours, board._printed_facts = neighbours, facts
         return board
 
     @staticmethod
@@ -535,10 +545,10 @@ class Board:
 
     def copy(self) -> Board:
         """An independent board with the same tiles, sharing the printed map's caches."""
-        other = type(self)(self.grid, self.cells, self.manifest, self.reservations)
+        other = type(self)._of_printed_map(self.grid, self.cells, self.manifest,
+                                           self.reservations, self._neighbours,
+                                           self._printed_facts)  # fmt: skip
         other.laid = dict(self.laid)
-        other._neighbours = self._neighbours
-        other._printed_facts = self._printed_facts
         return other
 
     # ------------------------------------------------------------------ cities

@@ -355,6 +355,49 @@ def save_position(position: Position, path: str | Path | None = None) -> str:
 
 
 # ---------------------------------------------------------------------------------- checking
+#: The title data attributes :class:`_TitleFacts` is read from.
+_FACT_ATTRIBUTES = ("PHASES", "CORPORATIONS", "MINORS", "COMPANIES", "TRAINS")
+
+
+@dataclass(frozen=True)
+class _TitleFacts:
+    """What the checks read of a title's data, worked out once per title: every position
+    asks again, and each of these costs as much as checking a position's trains."""
+
+    phases: list[str]
+    phase: dict[str, dict]
+    phase_starts: list[str]  # the train that starts each phase (PHASES ``on``)
+    operators: dict[str, dict]
+    minors: dict[str, dict]
+    companies: dict[str, dict]
+    trains: frozenset[str]  # every train name, variants included
+    bases: dict[str, dict]  # train name -> the spec it belongs to
+
+
+#: id(data) -> (data, its fact attributes, facts): kept while those are the same objects
+_FACTS: dict[int, tuple] = {}
+
+
+def _title_facts(data) -> _TitleFacts:
+    source = tuple(getattr(data, name, None) for name in _FACT_ATTRIBUTES)
+    cached = _FACTS.get(id(data))
+    if (cached is None or cached[0] is not data
+            or any(a is not b for a, b in zip(cached[1], source, strict=True))):  # fmt: skip
+        phases = list(getattr(data, "PHASES", []) or [])
+        facts = _TitleFacts(
+            phases=[str(p["name"]) for p in phases],
+            phase={name: p for name, p in reversed([(str(p["name"]), p) for p in phases])},
+            phase_starts=[str(p.get("on")) for p in phases],
+            operators=_entities(data, "CORPORATIONS", "MINORS"),
+            minors=_entities(data, "MINORS"),
+            companies=_entities(data, "COMPANIES"),
+            trains=frozenset(train_names(data)),
+            bases=_base_trains(data),
+        )
+        cached = _FACTS[id(data)] = (data, source, facts)
+    return cached[2]
+
+
 def _entities(data, *names: str) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for name in names:
@@ -377,7 +420,7 @@ def position_board(position: Position, title, check: bool = True):
     """The title's board with the position's tiles laid (checked unless ``check`` is False).
 
     Hex ids are matched case-insensitively: the position's are put in the map's spelling."""
-    from engine.model.board import Board
+    from engine.model.board import Board, PlacedTile
 
     board = Board.from_data(title.data)
     _canonical_hexes(position, board)
@@ -406,7 +449,9 @@ def position_board(position: Position, title, check: bool = True):
                     f"{src}tiles[{i}]: hex {lay.hex}: tile {lay.tile} rotation {lay.rotation}: "
                     f"{problems[0]}"
                 )
-        board.lay(lay.hex, lay.tile, lay.rotation, check=False)
+        # what Board.lay does once the hex, tile and rotation are known good, as above
+        laid[lay.hex] = PlacedTile(tile, lay.rotation, False)
+    board.__dict__.pop("_in_use", None)
     if check:
         for name, used in board.tiles_in_use().items():
             if used > board.tile_count(name):
@@ -429,20 +474,20 @@ def check_position(position: Position, title):
     """
     src = f"{position.source}: " if position.source else ""
     data = title.data
-    phases = [str(p["name"]) for p in getattr(data, "PHASES", [])]
-    if position.phase not in phases:
-        raise PositionError(f"{src}phase: unknown phase {position.phase!r} (known: {phases})")
-    operators = _entities(data, "CORPORATIONS", "MINORS")
-    everyone = {**operators, **_entities(data, "COMPANIES")}
+    facts = _title_facts(data)
+    if position.phase not in facts.phase:
+        raise PositionError(f"{src}phase: unknown phase {position.phase!r} (known: {facts.phases})")
+    operators = facts.operators
+    everyone = {**operators, **facts.companies}
     if position.company not in operators:
         raise PositionError(
             f"{src}company: unknown company {position.company!r} (known: {sorted(operators)})"
         )
-    known_trains = train_names(data)
+    known_trains = facts.trains
     for i, name in enumerate(position.trains):
         if name not in known_trains:
             raise PositionError(
-                f"{src}trains[{i}]: unknown train {name!r} (known: {sorted(set(known_trains))})"
+                f"{src}trains[{i}]: unknown train {name!r} (known: {sorted(known_trains)})"
             )
     _check_trains(position, title, src)
     for i, option in enumerate(position.options):
@@ -451,7 +496,7 @@ def check_position(position: Position, title):
             raise PositionError(
                 f"{src}options[{i}]: {title.id} has no route option {option!r} (known: {known})"
             )
-    privates = _entities(data, "COMPANIES")
+    privates = facts.companies
     for i, sym in enumerate(position.owned_companies):
         if sym not in privates and sym not in operators:
             raise PositionError(f"{src}owned_companies[{i}]: unknown company {sym!r}")
@@ -514,18 +559,14 @@ def _base_trains(data) -> dict[str, dict]:
     return out
 
 
-def _phase_index(data, phase: str) -> int:
-    return [str(p["name"]) for p in data.PHASES].index(str(phase))
-
-
-def _reached(data, train_name: str | None, phase: str) -> bool:
+def _reached(facts: _TitleFacts, train_name: str | None, phase: str) -> bool:
     """Has the phase that the first ``train_name`` starts come by ``phase``?"""
     if train_name is None:
         return False
-    names = [str(p.get("on")) for p in data.PHASES]
-    if str(train_name) not in names:
+    starts = facts.phase_starts
+    if str(train_name) not in starts:
         return False
-    return names.index(str(train_name)) <= _phase_index(data, phase)
+    return starts.index(str(train_name)) <= facts.phases.index(str(phase))
 
 
 def _most_trains(spec: dict) -> int | None:
@@ -542,13 +583,13 @@ def _check_trains(position: Position, title, src: str) -> None:
 
     A position's trains are the company's trains that may run; a company never holds more
     than the limit after the purchase that brought it there (it must discard at once)."""
-    data = title.data
-    bases = _base_trains(data)
-    phase = next(p for p in data.PHASES if str(p["name"]) == position.phase)
+    facts = _title_facts(title.data)
+    bases = facts.bases
+    phase = facts.phase[position.phase]
     counted = Counter()
     for i, name in enumerate(position.trains):
         spec = bases[name]
-        if _reached(data, spec.get("rusts_on"), position.phase):
+        if _reached(facts, spec.get("rusts_on"), position.phase):
             raise PositionError(
                 f"{src}trains[{i}]: a {name} train has rusted by phase {position.phase}"
             )
@@ -561,12 +602,12 @@ def _check_trains(position: Position, title, src: str) -> None:
             )
     limit = phase.get("train_limit")
     if isinstance(limit, dict):
-        kind = "minor" if position.company in _entities(data, "MINORS") else "major"
+        kind = "minor" if position.company in facts.minors else "major"
         limit = limit.get(kind)
     if not isinstance(limit, int):
         return
     live = sum(1 for name in position.trains
-               if not _reached(data, bases[name].get("obsolete_on"), position.phase))  # fmt: skip
+               if not _reached(facts, bases[name].get("obsolete_on"), position.phase))  # fmt: skip
     if live > limit:
         raise PositionError(
             f"{src}trains: {position.company} has {live} trains but phase {position.phase}'s "
@@ -576,7 +617,7 @@ def _check_trains(position: Position, title, src: str) -> None:
 
 def _check_tile_colours(position: Position, board, data, src: str) -> None:
     """Every laid tile's colour is one the phase allows (or an earlier phase allowed)."""
-    phase = next(p for p in data.PHASES if str(p["name"]) == position.phase)
+    phase = _title_facts(data).phase[position.phase]
     allowed = set(phase.get("tiles", []) or [])
     if not allowed:
         return

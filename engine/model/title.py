@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import ModuleType
 from typing import Any
 
@@ -150,12 +151,20 @@ class RouteView:
         self.base = base
         self.network: routing.Network = base.network
         self.spec: RouteSpec | None = None  # set by build_problem after the hook ran
-        self._by_hex: dict[str, list[int]] = {}
-        for i, info in enumerate(base.info):
-            self._by_hex.setdefault(info.coord, []).append(i)
+
+    # made when a hook first asks: many hooks never do, and a view is made per problem
+    @cached_property
+    def _by_hex(self) -> dict[str, list[int]]:
+        by_hex: dict[str, list[int]] = {}
+        for i, info in enumerate(self.base.info):
+            by_hex.setdefault(info.coord, []).append(i)
+        return by_hex
+
+    @cached_property
+    def _kinds(self) -> list[int]:
         # the base nodes' kinds as plain ints: hooks ask for them node by node, and reading
         # a numpy array one item at a time is slow
-        self._kinds: list[int] = base.network.node_kind.tolist()
+        return self.base.network.node_kind.tolist()
 
     # ------------------------------------------------------------------ position facts
     @property
@@ -386,11 +395,17 @@ def apply_route_spec(network: routing.Network, spec: RouteSpec) -> routing.Netwo
     return network.with_nodes(**arrays)
 
 
-def route_view(position: Position, title: Title, check: bool = True) -> RouteView:
-    """Board, base network and :class:`RouteView` of ``position`` (no hook applied)."""
-    if check:
+def route_view(
+    position: Position, title: Title, check: bool = True, board: Board | None = None
+) -> RouteView:
+    """Board, base network and :class:`RouteView` of ``position`` (no hook applied).
+
+    ``board``, when given, is the board to build on: one that carries the position's
+    tiles already (checked, or a part of such a board); ``check`` is then not used.
+    """
+    if board is None and check:
         board = check_position(position, title)
-    else:
+    elif board is None:
         from engine.model.position import position_board
 
         board = position_board(position, title, check=False)
