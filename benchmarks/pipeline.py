@@ -3,9 +3,7 @@
 Three measures, each over a list of inputs:
 
 * ``files``: a position file -> proven :class:`routing.Solution` (read, checked, problem
-  built, solved: what ``eighteen solve`` runs per position), timed per file;
-  ``files-reached`` the same on the part of the map the company's network reaches (what
-  the batch runs; this checkout only);
+  built, solved: what ``eighteen solve`` and the batch run per position), timed per file;
 * ``live``: the live game state right after an action -> proven optimum of the company
   about to run (``BaseGame.optimal_run`` with the game's route cache emptied, so the
   engine builds and solves afresh), timed at every ``run_routes`` of the records;
@@ -47,21 +45,18 @@ def _load_compiled_kernels() -> None:
     load_kernels()
 
 
-def time_files(files: list[str], warm: int = 20, reached: bool = False) -> dict:
-    """Seconds, optimum and proof of each position file, read to solution; with
-    ``reached``, on the part of the map the company reaches (``build_problem(...,
-    reached=True)``, what the batch runs; this checkout's code only)."""
+def time_files(files: list[str], warm: int = 20) -> dict:
+    """Seconds, optimum and proof of each position file, read to solution."""
     import routing
     from engine.games import build_problem
 
-    options = {"reached": True} if reached else {}
     _load_compiled_kernels()
     for path in files[:warm]:  # kernels loaded, caches of the maps filled
-        routing.solve(build_problem(path, **options)[0])
+        routing.solve(build_problem(path)[0])
     seconds, totals, optimal = [], [], []
     for path in files:
         t0 = time.perf_counter()
-        problem, _view = build_problem(path, **options)
+        problem, _view = build_problem(path)
         solution = routing.solve(problem)
         seconds.append(time.perf_counter() - t0)
         totals.append(int(solution.total))
@@ -123,13 +118,12 @@ def time_analyse(files: list[str], warm: int = 1) -> dict:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("measure", choices=("files", "files-reached", "live", "analyse"))
+    parser.add_argument("measure", choices=("files", "live", "analyse"))
     parser.add_argument("inputs", nargs="+")
     parser.add_argument("--warm", type=int, default=None)
     args = parser.parse_args(argv)
-    if args.measure in ("files", "files-reached"):
-        out = time_files(args.inputs, 20 if args.warm is None else args.warm,
-                         reached=args.measure == "files-reached")  # fmt: skip
+    if args.measure == "files":
+        out = time_files(args.inputs, 20 if args.warm is None else args.warm)
     elif args.measure == "analyse":
         out = time_analyse(args.inputs, 1 if args.warm is None else args.warm)
     else:

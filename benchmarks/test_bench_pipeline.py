@@ -11,8 +11,7 @@
   run as a child process once under this checkout and once under the commit
   :data:`BASELINE` (extracted with ``git archive``), taking turns :data:`ROUNDS` times, each
   input keeping its fastest time; it checks that both give the same optimum for every
-  input (the position files on the reached part of the map too, this checkout only),
-  prints the table and writes
+  input, prints the table and writes
   ``benchmarks/results/pipeline.json``.
 
 Default: two records and the corpus subset; ``EIGHTEEN_BENCH_FULL=1``: all 21 records and
@@ -64,12 +63,9 @@ def _summary(seconds: list[float]) -> dict:
             "p99_ms": quantile(seconds, 0.99) * 1e3, "max_ms": max(seconds) * 1e3}  # fmt: skip
 
 
-@pytest.mark.parametrize("reached", [False, True], ids=["whole-map", "reached-part"])
-def test_position_file_to_solution(benchmark, position_files, reached):
-    """Whole map: what ``eighteen solve`` builds; reached part: what the batch builds
-    (``build_problem(..., reached=True)``), the whole map's path beside it in this run."""
+def test_position_file_to_solution(benchmark, position_files):
     benchmark.group = "pipeline: position file -> Solution"
-    time_files(position_files[:20], warm=20, reached=reached)  # kernels, the maps' caches
+    time_files(position_files[:20], warm=20)  # kernels loaded, the maps' caches filled
     queue = iter(position_files)
     answers = []
 
@@ -77,7 +73,7 @@ def test_position_file_to_solution(benchmark, position_files, reached):
         return (next(queue),), {}
 
     def read_to_solution(path: str) -> None:
-        problem, _view = build_problem(path, reached=reached)
+        problem, _view = build_problem(path)
         answers.append(routing.solve(problem))
 
     benchmark.pedantic(read_to_solution, setup=next_file, rounds=len(position_files))
@@ -86,8 +82,7 @@ def test_position_file_to_solution(benchmark, position_files, reached):
     assert len(answers) == len(position_files)
     assert all(s.optimal for s in answers)
     if benchmark.stats is not None:
-        extra(benchmark, suite="pipeline",
-              tool="eighteen-reached-part" if reached else "eighteen",
+        extra(benchmark, suite="pipeline", tool="eighteen",
               **_summary(list(benchmark.stats.stats.data)))  # fmt: skip
 
 
@@ -137,16 +132,6 @@ def test_against_baseline(position_files):
                 seen = best.setdefault(code, run["seconds"])
                 best[code] = [min(a, b) for a, b in zip(seen, run["seconds"], strict=True)]
         table[measure] = {code: _summary(seconds) for code, seconds in best.items()}
-        if measure == "files":
-            # the batch's path (this checkout only, the baseline has none): the same files
-            # on the reached part of the map, the same optima
-            fastest = None
-            for _round in range(ROUNDS):
-                run = _measure(ROOT, "files-reached", inputs)
-                assert all(run["optimal"]) and run["totals"] == totals, "files-reached"
-                fastest = run["seconds"] if fastest is None else [
-                    min(a, b) for a, b in zip(fastest, run["seconds"], strict=True)]
-            table["files-reached"] = {"eighteen": _summary(fastest)}
         if measure == "analyse":  # the issue's figure is this one example's
             table["analyse 1846-late"] = {code: _summary([seconds[late]])
                                           for code, seconds in best.items()}  # fmt: skip
@@ -158,8 +143,7 @@ def test_against_baseline(position_files):
 
 # ------------------------------------------------------------------- against routes-18xx
 def test_end_to_end_against_routes18xx(benchmark, position_files):
-    """Per 1846 position: ours from the file to a proven answer (best of 3; the
-    answer-only path, on the part of the map the company reaches, as the batch runs) against
+    """Per 1846 position: ours from the file to a proven answer (best of 3) against
     routes-18xx 0.9.2 given the same position (its process pool included, as its users
     see it).  The positions are the 1846 ones of the set issue 18 measures: the corpus's
     and, in a full run, every run position exported from the 1846 records; the issue-18
@@ -186,10 +170,8 @@ def test_end_to_end_against_routes18xx(benchmark, position_files):
             except r18.NotApplicableError:
                 skipped += 1  # positions it cannot express (benchmarks/DISCREPANCIES.md)
                 continue
-            routing.solve(build_problem(path, reached=True)[0])  # warm
-            # ours: the answer-only path (the reached part of the map, as the batch runs)
-            best = min(time_files([path], warm=0, reached=True)["seconds"][0]
-                       for _ in range(3))  # fmt: skip
+            routing.solve(build_problem(path)[0])  # warm
+            best = min(time_files([path], warm=0)["seconds"][0] for _ in range(3))
             t0 = time.perf_counter()
             r18.solve(position)
             theirs = time.perf_counter() - t0

@@ -276,8 +276,7 @@ def _analyse_position(item: Item, data: dict, where: str, settings: Settings) ->
 
     t0 = time.perf_counter()
     position = position_from_dict(data, where)
-    # a row holds the optimum only: the reached part of the map gives it at less cost
-    problem, _view = build_problem(position, reached=True)
+    problem, _view = build_problem(position)
     solution = routing.solve(problem, time_limit=settings.time_limit)
     seconds = time.perf_counter() - t0
     return [

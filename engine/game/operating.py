@@ -28,13 +28,55 @@ import routing
 from engine.game.errors import IllegalAction
 from engine.game.shares import POOL
 from engine.game.track import extend, lay_problem, legal_lays, reach, tokenable_cities
-from engine.model.fast_board import FastBoard, SubBoard, city_map
+from engine.model.fast_board import FastBoard, city_map
 from engine.model.position import Position
 from engine.model.record import ReplayError
 from engine.model.routes import declaration_order, declared_routes, fast_problem, route_readings
 from engine.model.title import RouteView
 
 __all__ = ["OperatingMixin", "Turn"]
+
+
+class _SubBoard(FastBoard):
+    """Part of a board: the kept hexes, with the parent's tiles and cached neighbours."""
+
+    def __init__(self, parent: FastBoard, keep) -> None:
+        super().__init__(parent.grid, {h: parent.cells[h] for h in keep}, parent.manifest,
+                         parent.reservations)  # fmt: skip
+        self.parent = parent
+        self.laid = {h: parent.laid[h] for h in keep if h in parent.laid}
+
+    def neighbours(self, coord: str) -> dict[int, str]:
+        cached = self._neighbours.get(coord)
+        if cached is None:
+            cells = self.cells
+            cached = {e: o for e, o in self.parent.neighbours(coord).items() if o in cells}
+            self._neighbours[coord] = cached
+        return cached
+
+    def linked_neighbour(self, coord: str, edge: int) -> str | None:
+        other = self.parent.linked_neighbour(coord, edge)
+        return other if other in self.cells else None
+
+    def placed(self, coord: str):
+        return self.parent.placed(coord)
+
+    def map_link(self, coord: str, edge: int) -> str | None:
+        return self.parent.linked_neighbour(coord, edge)
+
+    def track_hexes(self) -> tuple[str, ...]:
+        found = self.__dict__.get("_track_hexes")
+        if found is None:
+            cells = self.cells
+            found = self._track_hexes = tuple(h for h in self.parent.track_hexes() if h in cells)
+        return found
+
+    def printed_facts(self, kind: str) -> dict:
+        # A hex's network fragment is the same on the part as on the whole map (the
+        # builder drops sides into hexes the part leaves out), so the part uses the map's.
+        if kind in ("network fragments", "printed fragments"):
+            return self.parent.printed_facts(kind)
+        return super().printed_facts(kind)
 
 
 def _fields(items) -> tuple:
@@ -364,7 +406,8 @@ class OperatingMixin:
         board = self.state.board
         if self.ROUTE_FULL_BOARD:
             return board
-        return SubBoard.of_track(board, self.network(op).track)
+        keep = [h for h in self.network(op).track if h in board.cells]
+        return _SubBoard(board, keep)
 
     #: Solve routes on the whole map instead of the reached part (a cross-check).
     ROUTE_FULL_BOARD = False
@@ -392,7 +435,8 @@ class OperatingMixin:
             reached = reach(board, tokens, op)
         else:
             reached = extend(board, tokens, op, self.network(op), [hex_])
-        return fast_problem(self.title, position, SubBoard.of_track(board, reached.track))
+        keep = [h for h in reached.track if h in board.cells]
+        return fast_problem(self.title, position, _SubBoard(board, keep))
 
     @property
     def _route_cache(self) -> dict:

@@ -208,7 +208,9 @@ def game_class(title_id: str) -> type[BaseGame]:
     return getattr(importlib.import_module(module), name)
 
 
-def new_game(title_id: str, players: list[str], seed: int = 0, options=(), actions=()) -> BaseGame:
+def new_game(
+    title_id: str, players: list[str], seed: int = 0, options=(), actions=()
+) -> BaseGame:
     """Start a game of ``title_id`` (and replay ``actions`` if given)."""
     return game_class(title_id)(list(players), seed, list(options), list(actions))
 
@@ -304,48 +306,13 @@ def route_view(position: Position, title: Title | None = None, check: bool = Tru
 
 
 def build_problem(
-    position: Position | str | dict,
-    title: Title | None = None,
-    check: bool = True,
-    reached: bool = False,
+    position: Position | str | dict, title: Title | None = None, check: bool = True
 ) -> tuple[routing.Problem, RouteView]:
     """The :class:`routing.Problem` of ``position`` (a Position, path, JSON text or dict)
-    under its registered title; see :func:`engine.model.title.build_problem`.
-
-    Parameters
-    ----------
-    position : Position, str or dict
-    title : Title, optional
-        The registered title of the position by default.
-    check : bool
-        Check the position against its title first (default).
-    reached : bool
-        Build only the part of the map the company's network reaches from its station
-        tokens (:func:`engine.game.track.reach`), as the game engine does for its own
-        runs.  Every title's routes hold one of the company's token cities, so the optimum
-        is the same; the network is smaller to build and to search.  The view's board is
-        then that part of the map, so this is for callers that want the answer only (the
-        batch), not a drawing of the whole map.
-    """
+    under its registered title; see :func:`engine.model.title.build_problem`."""
     if not isinstance(position, Position):
         position = _position.load_position(position)
-    title = title or _title_of(position)
-    if not reached:
-        return _title.build_problem(position, title, check)
-    if check:
-        board = _position.check_position(position, title)
-    else:
-        board = _position.position_board(position, title, check=False)
-    # here, not at the top: the game engine is tens of milliseconds of imports that a
-    # one-off solve does not need
-    from engine.game.track import reach
-    from engine.model.fast_board import SubBoard
-
-    tokens = position.tokens_by_city()
-    if any(position.company in syms for syms in tokens.values()):
-        board = SubBoard.of_track(board, reach(board, tokens, position.company).track)
-    view = _title.route_view(position, title, board=board)
-    return _title.problem_of_view(view), view
+    return _title.build_problem(position, title or _title_of(position), check)
 
 
 def load_record(source: str | Path | dict, name: str | None = None) -> Record:

@@ -10,7 +10,6 @@ index).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from functools import cached_property, lru_cache
 
 from engine.model.board import Board, PlacedTile
@@ -19,9 +18,7 @@ from engine.model.record import ReplayError
 from engine.model.tiles import TileDef
 from engine.model.tiles.parse import Edge, NodeRef
 
-__all__ = [
-    "FastBoard", "SubBoard", "split_id", "part_kinds", "city_map", "describe_path", "hex_key",
-]  # fmt: skip
+__all__ = ["FastBoard", "split_id", "part_kinds", "city_map", "describe_path", "hex_key"]
 
 _ID = re.compile(r"^(.*)-(\d+)$")
 
@@ -129,58 +126,6 @@ class FastBoard(Board):
         other._linked = dict(self._linked)
         other._placed = dict(self._placed)
         return other
-
-
-class SubBoard(FastBoard):
-    """Part of a board: the kept hexes, with the parent's tiles and cached neighbours.
-
-    A company's routes lie in the part of the map its network reaches (every route holds
-    one of its token cities); the network of that part is smaller to build and search.
-    """
-
-    def __init__(self, parent: Board, keep: Iterable[str]) -> None:
-        super().__init__(parent.grid, {h: parent.cells[h] for h in keep}, parent.manifest,
-                         parent.reservations)  # fmt: skip
-        self.parent = parent
-        self.laid = {h: parent.laid[h] for h in keep if h in parent.laid}
-
-    @classmethod
-    def of_track(cls, board: Board, track: Iterable[str]) -> SubBoard:
-        """The part of ``board`` that holds ``track`` (a walk's hexes; any hex not on the
-        map is left out)."""
-        return cls(board, [h for h in track if h in board.cells])
-
-    def neighbours(self, coord: str) -> dict[int, str]:
-        cached = self._neighbours.get(coord)
-        if cached is None:
-            cells = self.cells
-            cached = {e: o for e, o in self.parent.neighbours(coord).items() if o in cells}
-            self._neighbours[coord] = cached
-        return cached
-
-    def linked_neighbour(self, coord: str, edge: int) -> str | None:
-        other = self.parent.linked_neighbour(coord, edge)
-        return other if other in self.cells else None
-
-    def placed(self, coord: str):
-        return self.parent.placed(coord)
-
-    def map_link(self, coord: str, edge: int) -> str | None:
-        return self.parent.linked_neighbour(coord, edge)
-
-    def track_hexes(self) -> tuple[str, ...]:
-        found = self.__dict__.get("_track_hexes")
-        if found is None:
-            cells = self.cells
-            found = self._track_hexes = tuple(h for h in self.parent.track_hexes() if h in cells)
-        return found
-
-    def printed_facts(self, kind: str) -> dict:
-        # A hex's network fragment is the same on the part as on the whole map (the
-        # builder drops sides into hexes the part leaves out), so the part uses the map's.
-        if kind in ("network fragments", "printed fragments"):
-            return self.parent.printed_facts(kind)
-        return super().printed_facts(kind)
 
 
 @lru_cache(maxsize=4096)

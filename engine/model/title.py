@@ -395,17 +395,11 @@ def apply_route_spec(network: routing.Network, spec: RouteSpec) -> routing.Netwo
     return network.with_nodes(**arrays)
 
 
-def route_view(
-    position: Position, title: Title, check: bool = True, board: Board | None = None
-) -> RouteView:
-    """Board, base network and :class:`RouteView` of ``position`` (no hook applied).
-
-    ``board``, when given, is the board to build on: one that carries the position's
-    tiles already (checked, or a part of such a board); ``check`` is then not used.
-    """
-    if board is None and check:
+def route_view(position: Position, title: Title, check: bool = True) -> RouteView:
+    """Board, base network and :class:`RouteView` of ``position`` (no hook applied)."""
+    if check:
         board = check_position(position, title)
-    elif board is None:
+    else:
         from engine.model.position import position_board
 
         board = position_board(position, title, check=False)
