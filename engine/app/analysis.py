@@ -30,7 +30,6 @@ import os
 import time
 import types
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 
 from engine.game.base import BaseGame, action_key
@@ -216,7 +215,10 @@ def _solve_all(
             if progress is not None:
                 progress(i + 1, total)
         return results  # type: ignore[return-value]
+    # imported here: a pool is for analyses of hundreds of candidates, and its imports
+    # cost a one-off analysis time
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     # small chunks interleaved over the list keep both workers busy to the end
     size = max(1, min(16, total // (workers * 8)))

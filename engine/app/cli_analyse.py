@@ -42,10 +42,6 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
     POSITION is a position file, or a game record (an 18xx.games export or a play --save
     file) at one of its actions: then only the moves the operating company can still make
     and pay for this turn are ranked."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-    from rich.table import Table
-
     from engine.app.analysis import MOVE_KINDS, analyse_game, analyse_position
     from engine.app.cli_common import (
         compile_kernels_first,
@@ -81,6 +77,19 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
             f"unknown move kind {bad[0]!r}" if bad else "no move kind given",
             param_hint="--kinds",
         )
+    analyse_one = analyse_position if game is None else analyse_game
+    target = (path if isinstance(path, dict) else str(path)) if game is None else game
+    if as_json:
+        # no progress bar and no tables: the JSON form does without rich (tens of
+        # milliseconds of imports in a command that takes a few hundred)
+        result = analyse_one(target, company=company, kinds=wanted, workers=workers,
+                             time_limit=time_limit)  # fmt: skip
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.table import Table
+
     err = Console(stderr=True)
     progress = Progress(
         TextColumn("solving moves"),
@@ -88,22 +97,18 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
         MofNCompleteColumn(),
         console=err,
         transient=True,
-        disable=as_json or not err.is_terminal,
+        disable=not err.is_terminal,
     )
     with progress:
         task = progress.add_task("moves", total=None)
-        analyse_one = analyse_position if game is None else analyse_game
         result = analyse_one(
-            (path if isinstance(path, dict) else str(path)) if game is None else game,
+            target,
             company=company,
             kinds=wanted,
             workers=workers,
             time_limit=time_limit,
             progress=lambda done, total: progress.update(task, completed=done, total=total),
         )
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
-        return
     console = Console(soft_wrap=True)
     console.print(
         f"{plain(result.title)} phase {plain(result.phase)}: {plain(result.company)} earns "
