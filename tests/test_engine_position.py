@@ -65,6 +65,32 @@ def test_board_from_data():
     assert [i.name for i in board.icons("C2")] == ["mine"]
 
 
+def test_boards_of_one_map_share_its_tables_but_not_their_tiles():
+    # the printed map is parsed once and shared (nothing changes it once a board is made);
+    # tiles laid on one board stay on that board, and on no copy made before
+    first, second = Board.from_data(TINY.data), Board.from_data(TINY.data)
+    assert first.cells is second.cells and first.manifest is second.manifest
+    before = first.copy()
+    first.lay("C4", "3", 2, check=False)
+    assert "C4" in first.laid and "C4" not in second.laid and "C4" not in before.laid
+    assert second.placed("C4").preprinted
+
+
+def test_a_title_whose_phases_change_is_checked_against_the_new_ones(monkeypatch):
+    # the checks keep what they read of a title's data while its lists are the same
+    # objects: a replaced PHASES list is read again (1846-late is in phase IV)
+    from engine.games import get_title
+
+    path = pathlib.Path(__file__).parent.parent / "engine" / "examples" / "1846-late.json"
+    data = get_title("1846").data
+    assert load_position(path).phase == "IV"
+    monkeypatch.setattr(data, "PHASES", [p for p in data.PHASES if p["name"] != "IV"])
+    with pytest.raises(PositionError, match="unknown phase 'IV'"):
+        load_position(path)
+    monkeypatch.undo()
+    assert load_position(path).phase == "IV"
+
+
 def test_upgrade_rules():
     board = Board.from_data(TINY.data)
     t57, t8, x1 = (board.manifest_tile(n) for n in ("57", "8", "X1"))
