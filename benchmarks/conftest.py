@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.common import FULL, machine
+from benchmarks.common import FULL, machine, write_bytecode
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -16,6 +16,13 @@ def _kernels_compiled():
     from routing.kernels import load_kernels
 
     load_kernels()
+
+
+@pytest.fixture(scope="session")
+def bytecode_written() -> None:
+    """Python's bytecode of the checkout written once, before the fresh-process benchmarks
+    that use this (untimed): an installed copy has it (:func:`benchmarks.common.write_bytecode`)."""
+    write_bytecode()
 
 
 def pytest_benchmark_update_machine_info(config, machine_info):

@@ -29,9 +29,12 @@ from pathlib import Path
 import pytest
 
 import routing
-from benchmarks.common import CPSAT_WORKERS, FULL, extra, write_bytecode
+from benchmarks.common import CPSAT_WORKERS, FULL, extra
 from engine.app.analysis import analyse_position, candidate_moves
 from engine.games import build_problem, load_position
+
+# the fresh commands find Python's bytecode written, as an installed copy does
+pytestmark = pytest.mark.usefixtures("bytecode_written")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "engine" / "examples" / "1846-late.json"
@@ -67,7 +70,6 @@ def test_analyse_in_process(benchmark, reference, workers):
 
 def test_cli_analyse_fresh_process(benchmark, reference):
     benchmark.group = GROUP
-    write_bytecode()  # as an installed copy has it
 
     def run() -> dict:
         out = subprocess.run(CLI, cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -98,7 +100,6 @@ def test_cli_analyse_everything_fresh(benchmark, reference_all, tool):
 
     benchmark.group = "analyse: fresh command, every legal lay, token and train, 1846-late"
     build_ahead()  # as the first command of an installation does in the background
-    write_bytecode()  # as an installed copy has it
     env = {**os.environ, "EIGHTEEN_AHEAD": "0" if tool.endswith("no-ahead") else "1"}
 
     def run() -> dict:

@@ -37,7 +37,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.common import FULL, extra, write_bytecode
+from benchmarks.common import FULL, extra
+
+# the fresh processes find Python's bytecode written, as an installed copy does; the
+# kernels' caches are what is cold or warm here
+pytestmark = pytest.mark.usefixtures("bytecode_written")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTED = 670  # engine/examples/1846-late.json, proven by numba and CP-SAT
@@ -90,7 +94,6 @@ def warm_cache():
     (``routing/__pycache__``, which the test session fills anyway), so a plain run does not
     pay a second cold compile."""
     folder = Path(tempfile.mkdtemp(prefix="numba-warm-")) if FULL else None
-    write_bytecode()
     _run([sys.executable, "-m", "routing.kernels"], folder)  # fill it and stamp it (untimed)
     _check_solve(_run([sys.executable, "-c", SOLVE_COMPILED], folder))
     yield folder
@@ -99,7 +102,6 @@ def warm_cache():
 
 
 def _cold(cmd: list[str], check) -> None:
-    write_bytecode()  # an install writes it; the kernels' caches are what is cold here
     folder = Path(tempfile.mkdtemp(prefix="numba-cold-"))
     try:
         check(_run(cmd, folder))

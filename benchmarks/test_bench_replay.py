@@ -51,12 +51,15 @@ from benchmarks.common import (
     rounds_for,
     solve_numba,
     timed,
-    write_bytecode,
 )
 from engine.app.batch import Item, analyse_chunk, run_batch
 from engine.app.report import replay
 from engine.games import build_problem, get_title, load_position, load_record, route_view
 from engine.model.routes import fast_problem
+
+# Dask's worker processes import eighteen: they find its bytecode written, as an installed
+# copy has it
+pytestmark = pytest.mark.usefixtures("bytecode_written")
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "data" / "records"
@@ -222,7 +225,6 @@ def _cluster():
     ``_run_dask``), and its client."""
     from dask.distributed import Client, LocalCluster
 
-    write_bytecode()  # the workers import eighteen as an installed copy does
     cluster = LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True,
                            dashboard_address=None, silence_logs=logging.ERROR)  # fmt: skip
     return cluster, Client(cluster)

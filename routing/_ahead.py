@@ -98,10 +98,15 @@ def type_code(value: Any) -> tuple:
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` under a temporary name and rename it into place."""
+    """Write ``data`` to ``path`` under a temporary name and rename it into place (a
+    failed write leaves no temporary behind)."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def _checked(name: str, func: Callable, codes: tuple) -> Callable:

@@ -47,12 +47,12 @@ _LOCK_SECONDS = 600.0
 
 
 def _write_stamp() -> None:
+    from ._ahead import write_atomically
+
     path = stamp_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(f"compiled {time.strftime('%Y-%m-%dT%H:%M:%S')}\n")
-        os.replace(temporary, path)
+        write_atomically(path, f"compiled {time.strftime('%Y-%m-%dT%H:%M:%S')}\n".encode())
     except OSError:
         pass  # a read-only cache: every run then compiles, as numba itself would
 

@@ -489,7 +489,7 @@ def check_position(position: Position, title):
             raise PositionError(
                 f"{src}trains[{i}]: unknown train {name!r} (known: {sorted(known_trains)})"
             )
-    _check_trains(position, title, src)
+    _check_trains(position, title, facts, src)
     for i, option in enumerate(position.options):
         if option not in title.options:
             known = ", ".join(title.options) or "none"
@@ -506,7 +506,7 @@ def check_position(position: Position, title):
         raise
     except ValueError as exc:
         raise PositionError(f"{src}{exc}") from None
-    _check_tile_colours(position, board, data, src)
+    _check_tile_colours(position, board, facts.phase[position.phase], src)
     per_city: Counter = Counter()
     in_city: Counter = Counter()  # tokens so far in each (hex, city)
     for i, tok in enumerate(position.tokens):
@@ -577,13 +577,12 @@ def _most_trains(spec: dict) -> int | None:
     return None if num is None or int(num) >= 99 else int(num)
 
 
-def _check_trains(position: Position, title, src: str) -> None:
+def _check_trains(position: Position, title, facts: _TitleFacts, src: str) -> None:
     """Trains the title's phase allows: none rusted, no more of a kind than the game has,
     and no more counted trains than the phase's train limit (obsolete ones do not count).
 
     A position's trains are the company's trains that may run; a company never holds more
     than the limit after the purchase that brought it there (it must discard at once)."""
-    facts = _title_facts(title.data)
     bases = facts.bases
     phase = facts.phase[position.phase]
     counted = Counter()
@@ -615,9 +614,9 @@ def _check_trains(position: Position, title, src: str) -> None:
         )
 
 
-def _check_tile_colours(position: Position, board, data, src: str) -> None:
-    """Every laid tile's colour is one the phase allows (or an earlier phase allowed)."""
-    phase = _title_facts(data).phase[position.phase]
+def _check_tile_colours(position: Position, board, phase: dict, src: str) -> None:
+    """Every laid tile's colour is one ``phase`` (the position's) allows (or an earlier
+    phase allowed)."""
     allowed = set(phase.get("tiles", []) or [])
     if not allowed:
         return
