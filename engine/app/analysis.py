@@ -18,8 +18,9 @@ solve that stops at a time limit is flagged (``optimal=False``, with its proven 
 :func:`analyse_position` is :func:`analyse_game` of
 :func:`engine.games.positions.game_at_position`: the game a position file describes.
 
-The candidate solves are independent, so they run on a pool of forked worker processes that
-inherit the parent's loaded kernels (no second numba start-up).
+The candidate solves (and those of the other companies' revenues) are independent, so they
+run on forked copies of the process (:mod:`engine.app.forked`), which inherit its loaded
+kernels and the game: no second numba start-up, and nothing pickled but the results.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import types
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 
+from engine.app.forked import fork_usable, run_forked
 from engine.game.base import BaseGame, action_key
 from engine.game.state import DEPOT
 from engine.games import load_position
@@ -65,11 +67,9 @@ _ACTION_OF = {"tile": "lay_tile", "token": "place_token", "train": "buy_train"}
 #: Stages of a turn that never list a move of :data:`MOVE_KINDS` and cost a route solve to
 #: list (their legal actions are a run and a dividend choice).
 _SKIPPED_STAGES = ("route", "dividend")
-#: Candidates from which the solves go to forked workers (fewer: a fork costs more than
-#: it saves).  A candidate now builds and solves in about 2 ms: on 1846-late's 89 lays
-#: one worker took 170 ms and two forked ones 231 ms (benchmarks/test_bench_analysis.py,
-#: medians of 5), so only boards with far more candidates are worth a fork.
-FORK_FROM = 400
+#: Solves from which they go to forked workers (fewer: the forks cost more than they
+#: save).  A fork costs about 5 ms here and a candidate about 2-3 ms to build and solve.
+FORK_FROM = 16
 
 
 @dataclass(frozen=True)
@@ -188,62 +188,25 @@ def _solve_built(build: ProblemBuilder, time_limit: float | None, solved: dict) 
     return {**found, "seconds": time.perf_counter() - start}
 
 
-#: The candidates forked workers build and solve (a fork inherits them: the live game
-#: behind the builders never needs pickling).
-_FORKED_JOBS: list[ProblemBuilder] = []
-
-
-def _solve_chunk(indices: list[int], time_limit: float | None) -> list[tuple[int, dict]]:
-    solved: dict = {}
-    return [(i, _solve_built(_FORKED_JOBS[i], time_limit, solved)) for i in indices]
-
-
 def _solve_all(
     builders: list[ProblemBuilder],
     workers: int,
     time_limit: float | None,
     progress: Callable[[int, int], None] | None,
 ) -> list[dict]:
-    """Build and solve every candidate; in forked workers when there are enough to pay for
-    them (:data:`FORK_FROM` candidates)."""
-    total = len(builders)
-    results: list[dict | None] = [None] * total
-    if workers <= 1 or total < FORK_FROM or not _fork_available():
-        solved: dict = {}
-        for i, build in enumerate(builders):
-            results[i] = _solve_built(build, time_limit, solved)
-            if progress is not None:
-                progress(i + 1, total)
-        return results  # type: ignore[return-value]
-    # imported here: a pool is for analyses of hundreds of candidates, and its imports
-    # cost a one-off analysis time
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # small chunks interleaved over the list keep both workers busy to the end
-    size = max(1, min(16, total // (workers * 8)))
-    chunks = [list(range(start, min(start + size, total))) for start in range(0, total, size)]
-    done = 0
-    context = multiprocessing.get_context("fork")
-    _FORKED_JOBS[:] = builders
-    try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [pool.submit(_solve_chunk, chunk, time_limit) for chunk in chunks]
-            for future in futures:
-                for i, res in future.result():
-                    results[i] = res
-                    done += 1
-                if progress is not None:
-                    progress(done, total)
-    finally:
-        _FORKED_JOBS.clear()
-    return results  # type: ignore[return-value]
-
-
-def _fork_available() -> bool:
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
+    """Build and solve every candidate; on ``workers`` forked copies of this process
+    (:func:`engine.app.forked.run_forked`) when there are enough to pay for the forks
+    (:data:`FORK_FROM` candidates) and forking is safe."""
+    solved: dict = {}  # each process keeps its own: a fork's memo is its own copy
+    jobs = [functools.partial(_solve_built, build, time_limit, solved) for build in builders]
+    if workers > 1 and len(jobs) >= FORK_FROM and fork_usable():
+        return run_forked(jobs, workers, progress)
+    results = []
+    for job in jobs:
+        results.append(job())
+        if progress is not None:
+            progress(len(results), len(jobs))
+    return results
 
 
 # ---------------------------------------------------------------------------------- positions
@@ -662,22 +625,32 @@ def analyse_game(
         "bound": int(revenue) if solution is None else int(solution.bound),
         "seconds": time.perf_counter() - t0,
     }
+    # every other company's revenue and every candidate are independent solves: one list
+    # of jobs, so that forked workers share all of them
+    from engine.games import build_problem
+
+    seen = {sym: operating_position(game, op) if sym == op else game.state.position(sym)
+            for sym in on_board if _trains_known(game, sym, op)}  # fmt: skip
+    others = [sym for sym in seen if sym != op]
+    builders: list[ProblemBuilder] = [
+        functools.partial(build_problem, seen[sym], check=False) for sym in others
+    ]
+    candidates = candidate_problems(game, kinds) if target == op else []
+    builders += [build for _move, build in candidates]
+    results = _solve_all(builders, workers, time_limit, progress)
+    solved: dict[str, dict] = {op: base, **dict(zip(others, results, strict=False))}
     companies = []
-    solved: dict[str, dict] = {op: base}
     for sym in on_board:
-        if not _trains_known(game, sym, op):
-            companies.append(CompanyRevenue(sym, (), None, False, None,
-                                            _unknown_trains(sym, _known_trains(game, op))))
+        if sym not in seen:
+            companies.append(
+                CompanyRevenue(
+                    sym, (), None, False, None, _unknown_trains(sym, _known_trains(game, op))
+                )
+            )
             continue
-        if sym == op:
-            seen = operating_position(game, op)
-        else:
-            seen = game.state.position(sym)
-            solved[sym] = solve_position(seen, time_limit)
         res = solved[sym]
-        companies.append(
-            CompanyRevenue(sym, tuple(seen.trains), res["revenue"], res["optimal"], res["bound"])
-        )
+        companies.append(CompanyRevenue(sym, tuple(seen[sym].trains), res["revenue"],
+                                        res["optimal"], res["bound"]))  # fmt: skip
 
     ranked: dict[str, list[RankedMove]] = {k: [] for k in kinds}
     if target != op:
@@ -689,10 +662,7 @@ def analyse_game(
         no_moves = {k: f"{target} is not operating now ({op} is)" for k in kinds}
     else:
         reported = base
-        candidates = candidate_problems(game, kinds)
-        results = _solve_all([build for _move, build in candidates], workers, time_limit,
-                             progress)  # fmt: skip
-        for (move, _build), res in zip(candidates, results, strict=True):
+        for (move, _build), res in zip(candidates, results[len(others) :], strict=True):
             ranked[move.kind].append(
                 RankedMove(
                     move.kind,

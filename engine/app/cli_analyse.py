@@ -91,12 +91,15 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
     from rich.table import Table
 
     err = Console(stderr=True)
+    # refreshed by each update, not by rich's refresh thread: the analysis forks its
+    # workers only while no other thread runs (engine.app.forked)
     progress = Progress(
         TextColumn("solving moves"),
         BarColumn(),
         MofNCompleteColumn(),
         console=err,
         transient=True,
+        auto_refresh=False,
         disable=not err.is_terminal,
     )
     with progress:
@@ -107,7 +110,9 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
             kinds=wanted,
             workers=workers,
             time_limit=time_limit,
-            progress=lambda done, total: progress.update(task, completed=done, total=total),
+            progress=lambda done, total: progress.update(
+                task, completed=done, total=total, refresh=True
+            ),
         )
     console = Console(soft_wrap=True)
     console.print(
