@@ -8,8 +8,8 @@ Three measures, each over a list of inputs:
   about to run (``BaseGame.optimal_run`` with the game's route cache emptied, so the
   engine builds and solves afresh), timed at every ``run_routes`` of the records;
 * ``analyse``: a position file -> every legal tile lay, token and train of its company
-  ranked by its exact revenue (``engine.app.analysis.analyse_position`` in this process,
-  one worker, kernels loaded), timed per file; its "total" is the ranking itself.
+  ranked by its exact revenue (``engine.app.analysis.analyse_position`` in this process with
+  its default workers, kernels loaded), timed per file; its "total" is the ranking itself.
 
 It uses only APIs that the baseline commit has too (``engine.games.build_problem``,
 ``routing.solve``, ``engine.app.report.open_replay``, ``analyse_position``), so
@@ -99,16 +99,17 @@ def time_live(records: list[str], warm: int = 1) -> dict:
 
 def time_analyse(files: list[str], warm: int = 1) -> dict:
     """Seconds and ranking of one in-process analysis of each position file (every move
-    kind, one worker); the first ``warm`` files are analysed once before, untimed."""
+    kind, as many workers as the machine has cores: the default, which forks only where the
+    code under test does); the first ``warm`` files are analysed once before, untimed."""
     from engine.app.analysis import analyse_position
 
     _load_compiled_kernels()
     for path in files[:warm]:
-        analyse_position(path, workers=1)
+        analyse_position(path)
     seconds, totals, optimal = [], [], []
     for path in files:
         t0 = time.perf_counter()
-        result = analyse_position(path, workers=1)
+        result = analyse_position(path)
         seconds.append(time.perf_counter() - t0)
         moves = [m for kind in sorted(result.moves) for m in result.moves[kind]]
         totals.append(sorted([m.label, m.revenue] for m in moves))
