@@ -97,3 +97,19 @@ def test_no_fork_while_another_thread_runs():
         release.set()
         thread.join()
     assert fork_usable() == (threading.active_count() == 1)
+
+
+def test_the_run_leaves_the_collector_as_it_found_it():
+    import gc
+
+    jobs = [functools.partial(abs, -i) for i in range(8)]
+    assert gc.get_freeze_count() == 0
+    run_forked(jobs, 2)
+    assert gc.get_freeze_count() == 0  # frozen for the forks only
+    gc.freeze()  # a caller's own freeze stays
+    try:
+        frozen = gc.get_freeze_count()
+        run_forked(jobs, 2)
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -148,7 +148,11 @@ def run_forked(
     shares = _shares(total, workers)
     readers: list[_Reader] = []
     selector = selectors.DefaultSelector()
-    gc.freeze()  # the children's collections then leave the inherited objects' pages shared
+    # frozen, the inherited objects are left out of the children's collections, whose
+    # reference scans would otherwise copy their pages; a caller's own freeze is left alone
+    freeze = gc.get_freeze_count() == 0
+    if freeze:
+        gc.freeze()
     try:
         for share in shares[1:]:
             read_end, write_end = os.pipe()
@@ -162,7 +166,9 @@ def run_forked(
             reader = _Reader(pid, read_end, share)
             readers.append(reader)
             selector.register(read_end, selectors.EVENT_READ, reader)
-        gc.unfreeze()
+        if freeze:
+            gc.unfreeze()
+            freeze = False
 
         def drain(timeout: float | None) -> None:
             for key, _events in selector.select(timeout):
@@ -179,7 +185,8 @@ def run_forked(
         while selector.get_map():
             drain(None)
     finally:
-        gc.unfreeze()
+        if freeze:
+            gc.unfreeze()
         selector.close()
         for reader in readers:
             if reader.open:
