@@ -113,3 +113,13 @@ def test_the_run_leaves_the_collector_as_it_found_it():
         assert gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
+
+
+def test_the_jobs_of_a_refused_fork_are_run_here(monkeypatch):
+    def refuse() -> int:
+        raise BlockingIOError("fork: Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refuse)
+    parent = os.getpid()
+    out = run_forked([functools.partial(_square_with_pid, i) for i in range(10)], 3)
+    assert out == [(i * i, parent) for i in range(10)]

@@ -57,10 +57,16 @@ def _frame(obj: object) -> bytes:
     return _HEADER.pack(len(data)) + data
 
 
-def _child(jobs: Sequence[Callable[[], object]], share: list[int], out: int) -> None:
-    """Run ``share`` and write ``(index, ok, value)`` frames to ``out``; never returns."""
+def _child(
+    jobs: Sequence[Callable[[], object]], share: list[int], out: int, inherited: list[int]
+) -> None:
+    """Run ``share`` and write ``(index, ok, value)`` frames to ``out``; never returns (so
+    that nothing a child does can go on into the parent's code).  ``inherited``: the pipe
+    ends of the parent's, closed first."""
     status = 1
     try:
+        for fd in inherited:
+            os.close(fd)
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # the parent reports the interrupt
         with os.fdopen(out, "wb", buffering=0) as pipe:
             for i in share:
@@ -123,7 +129,7 @@ def run_forked(
     -------
     list
         ``jobs[i]()`` at index ``i``.  The jobs of a child that dies before it sends their
-        results are run in this process.
+        results, or of a fork the system refuses, are run in this process.
 
     Raises
     ------
@@ -153,15 +159,19 @@ def run_forked(
     freeze = gc.get_freeze_count() == 0
     if freeze:
         gc.freeze()
+    unforked: list[int] = []  # the jobs of forks the system refused (no processes left)
     try:
         for share in shares[1:]:
             read_end, write_end = os.pipe()
-            pid = os.fork()
-            if pid == 0:
+            try:
+                pid = os.fork()
+            except OSError:
                 os.close(read_end)
-                for other in readers:
-                    os.close(other.fd)
-                _child(jobs, share, write_end)
+                os.close(write_end)
+                unforked += share
+                continue
+            if pid == 0:
+                _child(jobs, share, write_end, [read_end, *(other.fd for other in readers)])
             os.close(write_end)
             reader = _Reader(pid, read_end, share)
             readers.append(reader)
@@ -194,10 +204,9 @@ def run_forked(
             os.close(reader.fd)
             _reap(reader.pid)
     # a child that died early (killed, out of memory) left some of its jobs undone
-    for reader in readers:
-        for i in reader.share:
-            if results[i] is _MISSING:
-                record(i, True, jobs[i]())
+    for i in [*unforked, *(i for reader in readers for i in reader.share)]:
+        if results[i] is _MISSING:
+            record(i, True, jobs[i]())
     return results
 
 
