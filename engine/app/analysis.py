@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass, field, replace
 from engine.app.forked import fork_usable, run_forked
 from engine.game.base import BaseGame, action_key
 from engine.game.state import DEPOT
-from engine.games import load_position
+from engine.games import build_problem, load_position
 from engine.games.positions import game_at_position
 from engine.model.board import Board
 from engine.model.fast_board import city_map
@@ -166,8 +166,6 @@ ProblemBuilder = Callable[[], tuple]
 
 def solve_position(position: Position | dict, time_limit: float | None = None) -> dict:
     """Optimal revenue of a position's company: ``{"revenue", "optimal", "bound", "seconds"}``."""
-    from engine.games import build_problem
-
     return _solve_built(lambda: build_problem(position, check=False), time_limit, {})
 
 
@@ -383,7 +381,6 @@ def candidate_problems(
     copy of the live board (:meth:`~engine.game.operating.OperatingMixin.route_problem_after_lay`),
     a token on the live board, a train on the board the company's trains reach now (a
     purchase lays no track); the position is built only for what the board does not say."""
-    from engine.games import build_problem
     from engine.model.routes import fast_problem
 
     kinds = tuple(kinds)
@@ -627,8 +624,6 @@ def analyse_game(
     }
     # every other company's revenue and every candidate are independent solves: one list
     # of jobs, so that forked workers share all of them
-    from engine.games import build_problem
-
     seen = {sym: operating_position(game, op) if sym == op else game.state.position(sym)
             for sym in on_board if _trains_known(game, sym, op)}  # fmt: skip
     others = [sym for sym in seen if sym != op]
@@ -638,7 +633,7 @@ def analyse_game(
     candidates = candidate_problems(game, kinds) if target == op else []
     builders += [build for _move, build in candidates]
     results = _solve_all(builders, workers, time_limit, progress)
-    solved: dict[str, dict] = {op: base, **dict(zip(others, results, strict=False))}
+    solved: dict[str, dict] = {op: base, **dict(zip(others, results[: len(others)], strict=True))}
     companies = []
     for sym in on_board:
         if sym not in seen:
