@@ -35,12 +35,27 @@ def _popcount(x):
     return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
+#: What :func:`_score_one_row` returns for a route it leaves to the general evaluator.
+_UNDECIDED = -2
+
+
 @kernel(inline="always")
-def _score_one_row(path, plen, node_kind, node_val, kinds, pay, visit, skip, vals, optional):
-    """Value of a route for a one-row train with no bonus in play (greedy, see _count)."""
+def _score_one_row(
+    path, plen, node_kind, node_val, node_token, token_counted, kinds, pay, visit, skip, vals,
+    optional, holds,
+):  # fmt: skip
+    """Value of a route for a one-row train with no bonus in play (greedy, see _count).
+
+    With ``token_counted`` ("a counted stop holds a token") a route whose stops are all
+    mandatory is scored here too: the best ``pay`` stops, or, when none of them holds a
+    token, the best ``pay - 1`` and the best token stop (an exchange argument: the optimum
+    counts some token stop, at best the best one, beside the best others).  A route with a
+    skippable stop is then :data:`_UNDECIDED`, for :func:`routing._evaluate.evaluate`.
+    """
     m = 0
     mandatory = 0
     total = 0
+    any_token = False
     for p in range(plen):
         k = node_kind[path[p]]
         is_opt = (skip >> k) & 1 == 1
@@ -48,25 +63,48 @@ def _score_one_row(path, plen, node_kind, node_val, kinds, pay, visit, skip, val
             continue  # skipped: this row cannot count it anyway
         vals[m] = node_val[path[p]]
         optional[m] = is_opt
+        holds[m] = node_token[path[p]]
+        any_token = any_token or holds[m]
         total += vals[m]
         if not is_opt:
             mandatory += 1
         m += 1
     if mandatory > visit:
         return -1
+    if token_counted:
+        if mandatory < m or pay <= 0:
+            return _UNDECIDED
+        if not any_token:
+            return -1
     if mandatory == m and m <= pay:
         return total if m > 0 else -1
     # descending insertion sort, then greedy with a cap on optional (skippable) stops
     for i in range(1, m):
         v = vals[i]
         o = optional[i]
+        h = holds[i]
         j = i - 1
         while j >= 0 and vals[j] < v:
             vals[j + 1] = vals[j]
             optional[j + 1] = optional[j]
+            holds[j + 1] = holds[j]
             j -= 1
         vals[j + 1] = v
         optional[j + 1] = o
+        holds[j + 1] = h
+    if token_counted:
+        # every stop is mandatory here and m > pay
+        total = 0
+        counted_token = False
+        for i in range(pay):
+            total += vals[i]
+            counted_token = counted_token or holds[i]
+        if not counted_token:
+            for i in range(pay, m):
+                if holds[i]:
+                    total += vals[i] - vals[pay - 1]
+                    break
+        return total
     free = visit - mandatory
     total = 0
     cnt = 0
@@ -183,7 +221,7 @@ def enumerate_routes(
     n_assign = np.empty(n + 1, dtype=np.int64)
     # Routes of a one-row train that touch no bonus node are scored inline: calling the
     # general evaluator costs a reference-count round trip per array argument.
-    simple_train = n_rows == 1 and not token_counted and mcw_k.shape[0] == 0 and desig_kind == 0
+    simple_train = n_rows == 1 and mcw_k.shape[0] == 0 and desig_kind == 0
     bonus_node = np.zeros(n, dtype=np.bool_)
     for b in range(ep_a.shape[0]):
         for x in range(n):
@@ -206,6 +244,7 @@ def enumerate_routes(
             desig_plain = False
     fast_vals = np.empty(n + 1, dtype=np.int64)
     fast_opt = np.empty(n + 1, dtype=np.bool_)
+    fast_holds = np.empty(n + 1, dtype=np.bool_)
 
     state = np.zeros(6, dtype=np.int64)
     while True:
@@ -222,7 +261,7 @@ def enumerate_routes(
             simple_train, desig_plain, bonus_node,
             path, path_leg, it, used, hexes, visited, group_cnt, counted_buf, bonus_buf,
             desig_list, claim_val, claim_idx, set_bits, scratch, flags_scratch, n_assign,
-            fast_vals, fast_opt,
+            fast_vals, fast_opt, fast_holds,
             out_val, out_cross, out_start, out_lptr, out_legs, out_desig, out_claims, out_must,
         )  # fmt: skip
         if status != _FULL:
@@ -260,6 +299,7 @@ def _walk(
     simple_train, desig_plain, bonus_node,
     path, path_leg, it, used, hexes, visited, group_cnt, counted_buf, bonus_buf, desig_list,
     claim_val, claim_idx, set_bits, scratch, flags_scratch, n_assign, fast_vals, fast_opt,
+    fast_holds,
     out_val, out_cross, out_start, out_lptr, out_legs, out_desig, out_claims, out_must,
 ):  # fmt: skip
     """The depth-first walk of :func:`enumerate_routes`, from start stop ``state[0]`` on.
@@ -466,14 +506,17 @@ def _walk(
                         val = -1
                         if val0 >= 0:
                             val = val0 + (node_val[dnode] - node_val[desig_list[0]]) * mult
-                    elif fast:
-                        val = _score_one_row(
-                            path, plen, node_kind, node_val, row_kinds[0], row_pay[0],
-                            row_visit[0], skip, fast_vals, fast_opt,
-                        )  # fmt: skip
-                        if val >= 0:
-                            val *= mult
                     else:
+                        val = _UNDECIDED
+                        if fast:
+                            val = _score_one_row(
+                                path, plen, node_kind, node_val, node_token, token_counted,
+                                row_kinds[0], row_pay[0], row_visit[0], skip, fast_vals,
+                                fast_opt, fast_holds,
+                            )  # fmt: skip
+                            if val >= 0:
+                                val *= mult
+                    if val == _UNDECIDED:
                         val = evaluate(
                             path, plen, dnode, node_kind, node_val, node_token,
                             row_kinds, row_pay, row_visit, skip, mult, desig_kind, token_counted,
