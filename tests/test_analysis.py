@@ -234,3 +234,24 @@ def test_cli_json_and_errors(tmp_path):
                                  "--workers", "1", "--top", "3"])  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "tile moves of B&O: 89 legal" in result.output
+
+
+def test_cli_refuses_a_bad_position_before_it_loads_the_kernels(tmp_path, monkeypatch):
+    # On a first run the kernels compile for about 30 s: an impossible position (a token
+    # on a hex the map does not have) must be refused before that, naming the problem.
+    from engine.app import cli_common
+
+    def no_kernels():
+        raise AssertionError("the kernels were loaded before the position was checked")
+
+    monkeypatch.setattr(cli_common, "compile_kernels_first", no_kernels)
+    data = json.loads((EXAMPLES / "1846-late.json").read_text())
+    data["tokens"].append({"hex": "ZZ99", "company": data["company"], "city": 0})
+    bad = tmp_path / "impossible.json"
+    bad.write_text(json.dumps(data))
+    result = CliRunner().invoke(cli, ["analyse", str(bad), "--json"])
+    assert result.exit_code == 1, result.output
+    assert "ZZ99" in result.output and "Traceback" not in result.output
+    # an unknown move kind, too
+    result = CliRunner().invoke(cli, ["analyse", "--example", "1846-late", "--kinds", "bridge"])
+    assert result.exit_code == 2 and "unknown move kind 'bridge'" in result.output

@@ -53,6 +53,7 @@ __all__ = [
     "candidate_problems",
     "company_position",
     "operating_position",
+    "position_game",
     "copy_game",
     "position_after_tile",
     "solve_position",
@@ -695,6 +696,54 @@ def analyse_game(
     )
 
 
+def position_game(position: Position | str | dict, company: str | None = None) -> BaseGame:
+    """The game :func:`analyse_position` analyses: the one the position describes
+    (:func:`engine.games.positions.game_at_position`), at ``company``'s operating turn when
+    ``company`` is given and is not the position's own.
+
+    Everything about the input is checked here, and nothing is solved, so a caller can
+    refuse a bad position before it loads or compiles the solver's kernels.
+
+    Parameters
+    ----------
+    position : Position, path, JSON text or dict
+    company : str, optional
+        As :func:`analyse_position`.
+
+    Returns
+    -------
+    BaseGame
+
+    Raises
+    ------
+    PositionError
+        The position is unreadable or impossible, ``company`` is not on the board, or its
+        trains are unknown.
+    """
+    if not isinstance(position, Position):
+        position = load_position(position)
+    own = position.company
+    if company is not None and company != own:
+        on_board = list(dict.fromkeys(
+            [own, *(t.company for t in position.tokens), *(position.extras.get("companies") or {})]
+        ))  # fmt: skip
+        where = f"{position.source}: " if position.source else ""
+        if company not in on_board:
+            raise PositionError(f"{where}company {company!r} is not on the board "
+                                f"(companies: {', '.join(on_board)})")  # fmt: skip
+        try:
+            position = company_position(position, company)
+        except PositionError as exc:
+            raise PositionError(f"{where}{exc}") from None
+    game = game_at_position(position)
+    if position.company != own:
+        game.position_notes.insert(0, (
+            f"the position is {own}'s turn: {position.company} is analysed as if its own "
+            "operating turn began now"
+        ))  # fmt: skip
+    return game
+
+
 def analyse_position(
     position: Position | str | dict,
     company: str | None = None,
@@ -704,8 +753,7 @@ def analyse_position(
     progress: Callable[[int, int], None] | None = None,
 ) -> Analysis:
     """Rank every legal move of the position's company by the revenue it gains:
-    :func:`analyse_game` of the game the position describes
-    (:func:`engine.games.positions.game_at_position`).
+    :func:`analyse_game` of :func:`position_game`.
 
     Parameters
     ----------
@@ -726,26 +774,6 @@ def analyse_position(
     PositionError
         As :func:`analyse_game`; ``company`` is not on the board or its trains are unknown.
     """
-    if not isinstance(position, Position):
-        position = load_position(position)
     _check_request(kinds, workers)
-    own = position.company
-    if company is not None and company != own:
-        on_board = list(dict.fromkeys(
-            [own, *(t.company for t in position.tokens), *(position.extras.get("companies") or {})]
-        ))  # fmt: skip
-        where = f"{position.source}: " if position.source else ""
-        if company not in on_board:
-            raise PositionError(f"{where}company {company!r} is not on the board "
-                                f"(companies: {', '.join(on_board)})")  # fmt: skip
-        try:
-            position = company_position(position, company)
-        except PositionError as exc:
-            raise PositionError(f"{where}{exc}") from None
-    game = game_at_position(position)
-    if position.company != own:
-        game.position_notes.insert(0, (
-            f"the position is {own}'s turn: {position.company} is analysed as if its own "
-            "operating turn began now"
-        ))  # fmt: skip
+    game = position_game(position, company)
     return analyse_game(game, None, kinds, workers, time_limit, progress)

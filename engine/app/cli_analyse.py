@@ -42,7 +42,7 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
     POSITION is a position file, or a game record (an 18xx.games export or a play --save
     file) at one of its actions: then only the moves the operating company can still make
     and pay for this turn are ranked."""
-    from engine.app.analysis import MOVE_KINDS, analyse_game, analyse_position
+    from engine.app.analysis import MOVE_KINDS, analyse_game, position_game
     from engine.app.cli_common import (
         compile_kernels_first,
         example_path,
@@ -69,7 +69,6 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
     elif action is not None:
         raise click.UsageError("--action goes with a game record, not a position")
     workers = workers_option_value(workers)
-    compile_kernels_first()
     wanted = tuple(k.strip() for k in kinds.split(",") if k.strip())
     bad = [k for k in wanted if k not in MOVE_KINDS]
     if bad or not wanted:
@@ -77,13 +76,17 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
             f"unknown move kind {bad[0]!r}" if bad else "no move kind given",
             param_hint="--kinds",
         )
-    analyse_one = analyse_position if game is None else analyse_game
-    target = (path if isinstance(path, dict) else str(path)) if game is None else game
+    if game is None:
+        # the position is read and checked before the kernels are: a bad file is refused
+        # at once, not after a first run's compilation
+        game = position_game(path if isinstance(path, dict) else str(path), company)
+        company = None
+    compile_kernels_first()
     if as_json:
         # no progress bar and no tables: the JSON form does without rich (tens of
         # milliseconds of imports in a command that takes a few hundred)
-        result = analyse_one(target, company=company, kinds=wanted, workers=workers,
-                             time_limit=time_limit)  # fmt: skip
+        result = analyse_game(game, company=company, kinds=wanted, workers=workers,
+                              time_limit=time_limit)  # fmt: skip
         click.echo(json.dumps(result.to_dict(), indent=2))
         return
     from rich.console import Console
@@ -104,8 +107,8 @@ def analyse(position, example, company, action, kinds, top, workers, time_limit,
     )
     with progress:
         task = progress.add_task("moves", total=None)
-        result = analyse_one(
-            target,
+        result = analyse_game(
+            game,
             company=company,
             kinds=wanted,
             workers=workers,
