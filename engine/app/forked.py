@@ -5,8 +5,16 @@ share everything the process has loaded: the compiled kernels, the game, the pri
 the facts cached about it.  A forked copy inherits all of that for the price of the fork
 (about 5 ms here), where a pool of fresh processes would load it again and a
 :class:`concurrent.futures.ProcessPoolExecutor` pickles every task and result through its
-queues.  So :func:`run_forked` forks ``workers - 1`` children, runs one share of the jobs
-itself, and reads the children's results from one pipe each as they finish.
+queues.  So :func:`run_forked` forks ``workers - 1`` children, runs jobs itself as well,
+and reads the children's results from one pipe each as they finish.
+
+The jobs are not dealt out in advance: every process takes the next block of neighbouring
+jobs from a shared queue when it is free, so a process whose jobs turn out slower takes
+fewer of them.  The queue is a pipe filled with block numbers before the forks: a read of
+one number from a pipe is atomic, so each block goes to exactly one process.  The blocks
+shrink as the queue empties (guided scheduling): the first ones are long, so that lays
+on one hex, which often build the same problem, go to one process and are solved once,
+and the last ones are single jobs, so that the processes finish together.
 
 Forking copies only the calling thread; a lock another thread holds at that moment stays
 held in the child forever.  :func:`fork_usable` is therefore false while any other thread
@@ -32,10 +40,10 @@ T = TypeVar("T")
 _MISSING = object()  # a result not received yet
 
 _HEADER = struct.Struct("<Q")  # byte length of the pickled frame that follows
-#: Jobs per block: the shares are blocks of neighbouring jobs dealt out in turn, because
-#: neighbouring candidates (lays on one hex) often build the same problem, which a worker
-#: then solves once, while dealing many small blocks keeps the shares' costs even.
-_BLOCKS_PER_WORKER = 4
+_TICKET = struct.Struct("<I")  # a block number in the queue
+#: At most this many blocks, so that the queue fits a pipe's buffer (64 KiB on Linux) and
+#: filling it never blocks.
+_MAX_BLOCKS = 8192
 
 
 def fork_usable() -> bool:
@@ -43,13 +51,25 @@ def fork_usable() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-def _shares(n_jobs: int, workers: int) -> list[list[int]]:
-    """Job indices of each worker: blocks of neighbours dealt out round-robin."""
-    size = max(1, -(-n_jobs // (workers * _BLOCKS_PER_WORKER)))
-    shares: list[list[int]] = [[] for _ in range(workers)]
-    for block, start in enumerate(range(0, n_jobs, size)):
-        shares[block % workers].extend(range(start, min(start + size, n_jobs)))
-    return shares
+def _blocks(n_jobs: int, workers: int) -> list[range]:
+    """Consecutive blocks of job indices, each ``1 / (2 * workers)`` of the jobs left
+    (guided scheduling), so from long runs of neighbours down to single jobs."""
+    smallest = max(1, -(-n_jobs // _MAX_BLOCKS))
+    blocks = []
+    start = 0
+    while start < n_jobs:
+        size = max(smallest, -(-(n_jobs - start) // (2 * workers)))
+        blocks.append(range(start, min(start + size, n_jobs)))
+        start += size
+    return blocks
+
+
+def _next_block(queue: int, blocks: list[range]) -> range | None:
+    """The next block nobody has taken, or None once the queue is empty."""
+    ticket = os.read(queue, _TICKET.size)
+    if len(ticket) < _TICKET.size:
+        return None  # every write end is closed and every ticket taken
+    return blocks[_TICKET.unpack(ticket)[0]]
 
 
 def _frame(obj: object) -> bytes:
@@ -58,27 +78,33 @@ def _frame(obj: object) -> bytes:
 
 
 def _child(
-    jobs: Sequence[Callable[[], object]], share: list[int], out: int, inherited: list[int]
+    jobs: Sequence[Callable[[], object]],
+    queue: int,
+    blocks: list[range],
+    out: int,
+    inherited: list[int],
 ) -> None:
-    """Run ``share`` and write ``(index, ok, value)`` frames to ``out``; never returns (so
-    that nothing a child does can go on into the parent's code).  ``inherited``: the pipe
-    ends of the parent's, closed first."""
+    """Run the blocks taken from ``queue`` and write ``(index, ok, value)`` frames to
+    ``out``; never returns (so that nothing a child does can go on into the parent's
+    code).  ``inherited``: the pipe ends of the parent's, closed first."""
     status = 1
     try:
         for fd in inherited:
             os.close(fd)
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # the parent reports the interrupt
         with os.fdopen(out, "wb", buffering=0) as pipe:
-            for i in share:
-                try:
-                    pipe.write(_frame((i, True, jobs[i]())))
-                except Exception as exc:  # sent to the parent, which raises it
+            while (block := _next_block(queue, blocks)) is not None:
+                for i in block:
                     try:
-                        frame = _frame((i, False, exc))
-                    except Exception:  # an exception that does not pickle
-                        frame = _frame((i, False, RuntimeError(f"{type(exc).__name__}: {exc}")))
-                    pipe.write(frame)
-                    break  # the parent stops at the first failure
+                        pipe.write(_frame((i, True, jobs[i]())))
+                    except Exception as exc:  # sent to the parent, which raises it
+                        try:
+                            frame = _frame((i, False, exc))
+                        except Exception:  # an exception that does not pickle
+                            error = RuntimeError(f"{type(exc).__name__}: {exc}")
+                            frame = _frame((i, False, error))
+                        pipe.write(frame)
+                        return  # the parent stops at the first failure (status stays 1)
         status = 0
     finally:
         os._exit(status)  # no atexit handlers, no flush of the parent's buffers
@@ -87,8 +113,8 @@ def _child(
 class _Reader:
     """Frames of one child's pipe, read as they arrive."""
 
-    def __init__(self, pid: int, fd: int, share: list[int]) -> None:
-        self.pid, self.fd, self.share = pid, fd, share
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid, self.fd = pid, fd
         self.buffer = bytearray()
         self.open = True
 
@@ -128,8 +154,9 @@ def run_forked(
     Returns
     -------
     list
-        ``jobs[i]()`` at index ``i``.  The jobs of a child that dies before it sends their
-        results, or of a fork the system refuses, are run in this process.
+        ``jobs[i]()`` at index ``i``.  The jobs a child took but died before it sent (killed,
+        out of memory) are run in this process; a fork the system refuses leaves one
+        process fewer to take jobs.
 
     Raises
     ------
@@ -151,7 +178,12 @@ def run_forked(
         if progress is not None:
             progress(done, total)
 
-    shares = _shares(total, workers)
+    blocks = _blocks(total, workers)
+    queue, feed = os.pipe()
+    try:
+        os.write(feed, b"".join(_TICKET.pack(b) for b in range(len(blocks))))
+    finally:
+        os.close(feed)  # closed before the forks: an empty queue then reads as its end
     readers: list[_Reader] = []
     selector = selectors.DefaultSelector()
     # frozen, the inherited objects are left out of the children's collections, whose
@@ -159,21 +191,20 @@ def run_forked(
     freeze = gc.get_freeze_count() == 0
     if freeze:
         gc.freeze()
-    unforked: list[int] = []  # the jobs of forks the system refused (no processes left)
     try:
-        for share in shares[1:]:
+        for _child_number in range(workers - 1):
             read_end, write_end = os.pipe()
             try:
                 pid = os.fork()
-            except OSError:
+            except OSError:  # no processes left: this one and the forks made take the jobs
                 os.close(read_end)
                 os.close(write_end)
-                unforked += share
-                continue
+                break
             if pid == 0:
-                _child(jobs, share, write_end, [read_end, *(other.fd for other in readers)])
+                _child(jobs, queue, blocks, write_end,
+                       [read_end, *(other.fd for other in readers)])  # fmt: skip
             os.close(write_end)
-            reader = _Reader(pid, read_end, share)
+            reader = _Reader(pid, read_end)
             readers.append(reader)
             selector.register(read_end, selectors.EVENT_READ, reader)
         if freeze:
@@ -188,24 +219,26 @@ def run_forked(
                 if not reader.open:
                     selector.unregister(reader.fd)
 
-        for i in shares[0]:
-            record(i, True, jobs[i]())
-            if readers:
-                drain(0)
+        while (block := _next_block(queue, blocks)) is not None:
+            for i in block:
+                record(i, True, jobs[i]())
+                if readers:
+                    drain(0)
         while selector.get_map():
             drain(None)
     finally:
         if freeze:
             gc.unfreeze()
         selector.close()
+        os.close(queue)
         for reader in readers:
             if reader.open:
                 _stop(reader.pid)
             os.close(reader.fd)
             _reap(reader.pid)
-    # a child that died early (killed, out of memory) left some of its jobs undone
-    for i in [*unforked, *(i for reader in readers for i in reader.share)]:
-        if results[i] is _MISSING:
+    # a child that died early (killed, out of memory) left some of the jobs it took undone
+    for i, result in enumerate(results):
+        if result is _MISSING:
             record(i, True, jobs[i]())
     return results
 
