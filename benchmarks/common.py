@@ -13,6 +13,7 @@ import math
 import os
 import platform
 import subprocess
+import sys
 import tarfile
 import time
 from dataclasses import dataclass
@@ -170,6 +171,21 @@ def extra(benchmark, **info) -> None:
 
 
 # ---------------------------------------------------------------------------------- machine
+def eighteen_command(*args: str) -> list[str]:
+    """The ``eighteen`` command as an installed copy runs it: the console script that pip
+    wrote beside this interpreter, else (a checkout not installed) the same entry point
+    through ``python -c``.
+
+    The script is taken from the interpreter's own folder, not from ``PATH``: a version
+    manager (pyenv on the benchmark machine) puts a shell shim first on ``PATH``, which starts
+    a shell and the manager before Python; that start-up is the manager's, not the
+    command's."""
+    script = Path(sys.executable).with_name("eighteen")
+    if script.is_file() and os.access(script, os.X_OK):
+        return [str(script), *args]
+    return [sys.executable, "-c", "from engine.app.cli import main; main()", *args]
+
+
 def write_bytecode(tree: Path = HERE.parent) -> None:
     """Python's bytecode cache of ``tree``'s packages written, as a pip install writes it
     (and any first import does, unless ``PYTHONDONTWRITEBYTECODE`` is set, as it is on the

@@ -21,15 +21,13 @@ Every variant must produce the same ranking, so a broken one cannot be timed.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import routing
-from benchmarks.common import CPSAT_WORKERS, FULL, extra
+from benchmarks.common import CPSAT_WORKERS, FULL, eighteen_command, extra
 from engine.app.analysis import analyse_position, candidate_moves
 from engine.games import build_problem, load_position
 
@@ -39,10 +37,7 @@ pytestmark = pytest.mark.usefixtures("bytecode_written")
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "engine" / "examples" / "1846-late.json"
 GROUP = "analyse: every legal tile lay of B&O, 1846-late"
-_EIGHTEEN = shutil.which("eighteen")
-_MAIN = "from engine.app.cli import main; main()"
-CLI = ([_EIGHTEEN] if _EIGHTEEN else [sys.executable, "-c", _MAIN]
-       ) + ["analyse", "--example", "1846-late", "--kinds", "tile", "--json"]  # fmt: skip
+CLI = eighteen_command("analyse", "--example", "1846-late", "--kinds", "tile", "--json")
 
 
 @pytest.fixture(scope="module")

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.common import FULL, extra
+from benchmarks.common import FULL, eighteen_command, extra
 
 # the fresh processes find Python's bytecode written, as an installed copy does; the
 # kernels' caches are what is cold or warm here
@@ -56,10 +56,7 @@ SOLVE_AHEAD = SOLVE.format(kernels="auto", tier="ahead")
 SOLVE_INTERPRETED = SOLVE.format(kernels="auto", tier="interpreted")
 #: The environment that turns the ahead tier off (the path before it existed).
 NO_AHEAD = {"EIGHTEEN_AHEAD": "0"}
-_EIGHTEEN = shutil.which("eighteen")
-_MAIN = "from engine.app.cli import main; main()"
-CLI = ([_EIGHTEEN] if _EIGHTEEN else [sys.executable, "-c", _MAIN]
-       ) + ["solve", "--example", "1846-late", "--json"]  # fmt: skip
+CLI = eighteen_command("solve", "--example", "1846-late", "--json")
 
 
 def _run(cmd: list[str], cache: Path | None, extra_env: dict | None = None) -> str:
