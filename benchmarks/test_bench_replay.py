@@ -36,6 +36,7 @@ import contextlib
 import itertools
 import logging
 import os
+import statistics
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -331,3 +332,54 @@ def test_batch_throughput(benchmark, batch_files, batch_reference, tmp_path, req
     _check_batch(result, batch_reference[inputs])
     extra(benchmark, suite="batch", tool=tool, inputs=inputs, positions=len(files),
           workers=workers, agree=True)  # fmt: skip
+
+
+def _timed_chunk(items: list[Item], start_at: float) -> float:
+    """Seconds of :func:`analyse_chunk` over ``items`` in a pool process, started at the
+    wall-clock time ``start_at`` (so that two processes start together); every row checked."""
+    from routing.kernels import load_kernels
+
+    load_kernels()
+    analyse_chunk(items[:20])  # the kernels and the maps' tables in place, untimed
+    time.sleep(max(0.0, start_at - time.time()))
+    t0 = time.perf_counter()
+    rows = analyse_chunk(items)
+    elapsed = time.perf_counter() - t0
+    assert all(r[0]["error"] is None for r in rows)
+    return elapsed
+
+
+@pytest.mark.skipif(WORKERS < 2, reason="needs two cores")
+def test_batch_work_alone_and_two_at_once(benchmark, batch_files):
+    """What the machine gives a second core: the batch's own work (``analyse_chunk`` of the
+    issue-18 set, no Dask) in one process alone, then in two processes at once, each
+    process timing its own run.  Per-core throughput with every core busy (what ``batch``
+    has once its workers are up) is at most the alone rate divided by this slowdown."""
+    import concurrent.futures
+    import multiprocessing
+
+    files = batch_files["records+corpus"]
+    items = [Item(key=f, file=f) for f in files]
+    context = multiprocessing.get_context("fork")
+    alone: list[float] = []
+    together: list[float] = []
+
+    def pair() -> None:
+        with concurrent.futures.ProcessPoolExecutor(2, mp_context=context) as pool:
+            solo = pool.submit(_timed_chunk, items, time.time() + 1.0)
+            alone.append(solo.result())
+            start_at = time.time() + 1.0
+            both = [pool.submit(_timed_chunk, items, start_at) for _ in range(2)]
+            together.extend(f.result() for f in both)
+
+    benchmark.group = f"batch: {len(items)} positions, one process alone and two at once"
+    benchmark.pedantic(pair, rounds=3 if FULL else 1, iterations=1)
+    solo_s, both_s = min(alone), statistics.median(together)
+    slowdown = both_s / solo_s
+    extra(benchmark, suite="batch", tool="two-at-once", positions=len(items),
+          alone_seconds=round(solo_s, 3), together_seconds=round(both_s, 3),
+          slowdown=round(slowdown, 3), alone_rate=round(len(items) / solo_s, 1),
+          per_core_rate_together=round(len(items) / both_s, 1), agree=True)  # fmt: skip
+    print(f"\n{len(items)} positions: alone {solo_s:.3f} s ({len(items) / solo_s:.0f}/s), "
+          f"each of two at once {both_s:.3f} s ({len(items) / both_s:.0f}/s per core): "
+          f"slowdown x{slowdown:.2f}")
