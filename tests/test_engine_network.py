@@ -207,3 +207,142 @@ def test_a_lay_on_a_board_copy_leaves_the_board_as_it_was():
     assert copied.placed(hex_).tile.name == tile
     fresh = position_board(position_from_dict(lay.position), game.title, check=False)
     assert arrays(copied) == arrays(fresh) != before
+
+
+# ------------------------------------------------------------------ patching one hex
+def _canonical(base) -> tuple:
+    """A base network as names: what build and patch must agree on, whatever the order of
+    nodes and segments (a side unique to its segment is "own")."""
+    net = base.network
+    names, hexes = net.node_names, net.hex_names
+    group_name = {gid: name for name, gid in base.group_ids.items()}
+    nodes = sorted(
+        (names[i], int(net.node_kind[i]), int(net.node_value[i]), hexes[int(net.node_hex[i])],
+         bool(net.node_terminal[i]), group_name.get(int(net.node_group[i])), base.info[i])
+        for i in range(net.n_nodes)
+    )  # fmt: skip
+
+    def side(label: int) -> str:
+        return hexes[label] if label >= 0 else "own"
+
+    segments = sorted(
+        tuple(sorted([(names[int(net.seg_u[j])], side(int(net.seg_side_u[j]))),
+                      (names[int(net.seg_v[j])], side(int(net.seg_side_v[j])))]))
+        + (hexes[int(net.seg_hex[j])],)
+        for j in range(net.n_segments)
+    )  # fmt: skip
+    index = sorted((key, names[node]) for key, node in base.index.items())
+    tokens = sorted((names[node], syms) for node, syms in base.tokens.items())
+    return nodes, segments, index, tokens
+
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "engine" / "examples"
+
+
+def _arrays(base) -> list:
+    """A base network's arrays and names, in their order."""
+    net = base.network
+    fields = ("node_kind", "node_value", "node_hex", "node_terminal", "node_group", "seg_u",
+              "seg_v", "seg_side_u", "seg_side_v", "seg_hex")  # fmt: skip
+    return [getattr(net, f).tolist() for f in fields] + [list(net.node_names)]
+
+
+def _operating_game(example: str):
+    """The game of a bundled example and the company operating in it, with its legal
+    tile lays (none where it is past its track stage)."""
+    from engine.app.analysis import position_game
+
+    game = position_game(str(EXAMPLES / example))
+    op = game.or_turn.op
+    lays = [a for a in game.legal_actions() if a["type"] == "lay_tile" and a["entity"] == op]
+    return game, op, lays
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.json")))
+def test_patching_a_laid_hex_gives_the_network_a_full_build_gives(example):
+    """Every legal tile lay of every bundled example: the board's base network patched at
+    the laid hex (patch_network) has the nodes, segments, look-ups and tokens of the network
+    built afresh on the board with the lay."""
+    from engine.model.network_build import build_network, patch_network
+    from engine.model.title import phase_of
+
+    game, op, lays = _operating_game(example)
+    position = game.state.position(op)
+    colors = list(phase_of(game.title.data, position.phase).get("tiles", []))
+    tokens = position.tokens_by_city()
+    board = game.state.board
+    base = build_network(board, colors, tokens, op)
+    unchanged = 0
+    for a in lays:
+        after = board.copy()
+        after.lay(a["hex"], a["tile"], int(a["rotation"]), check=False)
+        patched = patch_network(base, after, a["hex"], colors, tokens, op)
+        assert patched is not None, a  # the whole board: the same hexes
+        fresh = build_network(after, colors, tokens, op)
+        assert _canonical(patched) == _canonical(fresh), a
+        # a lay that changes nothing leaves the network as it was, node for node and segment
+        # for segment (what lets the analysis solve such candidates once)
+        if _arrays(fresh) == _arrays(base):
+            unchanged += 1
+            assert _arrays(patched) == _arrays(base), a
+        # and a patch of the patch: back to the board without the lay
+        again = patch_network(patched, board, a["hex"], colors, tokens, op)
+        assert _canonical(again) == _canonical(base), a
+    if lays:
+        assert _arrays(patch_network(base, board, lays[0]["hex"], colors, tokens, op)) \
+            == _arrays(base)
+
+
+def test_a_patch_refuses_what_it_cannot_patch():
+    """Another phase, company or token elsewhere, or a board of other hexes: no patch (the
+    caller builds)."""
+    from engine.model.network_build import build_network, patch_network
+
+    game, op, lays = _operating_game("1846-late.json")
+    board = game.state.board
+    tokens = game.state.position(op).tokens_by_city()
+    colors = ["yellow", "green", "brown"]
+    base = build_network(board, colors, tokens, op)
+    hex_ = lays[0]["hex"]
+    assert patch_network(base, board, hex_, colors, tokens, op) is not None
+    assert patch_network(base, board, hex_, ["yellow", "green"], tokens, op) is None
+    other = next(sym for syms in tokens.values() for sym in syms if sym != op)
+    assert patch_network(base, board, hex_, colors, tokens, other) is None
+    (far, _city), syms = next((k, v) for k, v in tokens.items() if k[0] != hex_)
+    moved = {**tokens, (far, _city): (*syms, "XX")}
+    assert patch_network(base, board, hex_, colors, moved, op) is None
+    part = game.route_board(op)
+    if part.track_hexes() != board.track_hexes():
+        assert patch_network(base, part, hex_, colors, tokens, op) is None
+
+
+@pytest.mark.parametrize("example", ["1846-late.json", "1836jr30-mid.json", "1862-mid.json",
+                                     "1812-mid.json", "1842-mid.json"])  # fmt: skip
+def test_candidate_lays_solve_to_the_optimum_of_a_fresh_build(example, monkeypatch):
+    """What the analysis solves per candidate lay (route_problem_after_lay, which patches the
+    live board's network where the lay reaches no new hex) has the optimum of the problem
+    built afresh on the same part of the board."""
+    import engine.model.routes as routes_module
+
+    game, op, lays = _operating_game(example)
+    if not lays:
+        pytest.skip("no tile lay at this example's stage")
+    patched = []
+    real_patch = routes_module.patch_network
+
+    def spy(*args, **kwargs):
+        out = real_patch(*args, **kwargs)
+        patched.append(out is not None)
+        return out
+
+    monkeypatch.setattr(routes_module, "patch_network", spy)
+    from engine.app.analysis import operating_position, position_after_tile
+
+    base_position = operating_position(game, op)
+    for a in lays[:40]:
+        hex_, tile, rot = a["hex"], a["tile"], int(a["rotation"])
+        after = position_after_tile(base_position, game.state.board, hex_, tile, rot)
+        problem, view = game.route_problem_after_lay(op, after, hex_, tile, rot)
+        fresh, _ = routes_module.fast_problem(game.title, after, view.board)
+        assert routing.solve(problem).total == routing.solve(fresh).total, a
+    assert any(patched), "no candidate went through the patch"

@@ -29,10 +29,11 @@ from engine.game.errors import IllegalAction
 from engine.game.shares import POOL
 from engine.game.track import extend, lay_problem, legal_lays, reach, tokenable_cities
 from engine.model.fast_board import FastBoard, city_map
+from engine.model.network_build import BaseNetwork, build_network
 from engine.model.position import Position
 from engine.model.record import ReplayError
 from engine.model.routes import declaration_order, declared_routes, fast_problem, route_readings
-from engine.model.title import RouteView
+from engine.model.title import RouteView, phase_of
 
 __all__ = ["OperatingMixin", "Turn"]
 
@@ -436,7 +437,23 @@ class OperatingMixin:
         else:
             reached = extend(board, tokens, op, self.network(op), [hex_])
         keep = [h for h in reached.track if h in board.cells]
-        return fast_problem(self.title, position, _SubBoard(board, keep))
+        # the base network of the board now, patched at the laid hex (where the lay
+        # reaches no new hex, the rest of the network is the one the board has now)
+        return fast_problem(self.title, position, _SubBoard(board, keep),
+                            (self.route_base(op), hex_))  # fmt: skip
+
+    def route_base(self, op: str) -> BaseNetwork:
+        """The base network of :meth:`route_board` for ``op`` now (kept until the board or
+        the phase changes): what :meth:`route_problem_after_lay` patches per candidate."""
+        state = self.state
+        key = (op, state.board_version, state.phase_name)
+        found = self.__dict__.get("_route_base")
+        if found is None or found[0] != key:
+            position = state.position(op)
+            colors = list(phase_of(self.title.data, position.phase).get("tiles", []))
+            base = build_network(self.route_board(op), colors, position.tokens_by_city(), op)
+            found = self.__dict__["_route_base"] = (key, base)
+        return found[1]
 
     @property
     def _route_cache(self) -> dict:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import routing
 from engine.model.fast_board import part_kinds
-from engine.model.network_build import build_network
+from engine.model.network_build import BaseNetwork, build_network, patch_network
 from engine.model.position import Position
 from engine.model.record import ReplayError
 from engine.model.title import RouteView, Title, phase_of, problem_of_view
@@ -54,7 +54,9 @@ class DeclaredRoute:
     stops: int
 
 
-def fast_problem(title: Title, position: Position, board) -> tuple[routing.Problem, RouteView]:
+def fast_problem(
+    title: Title, position: Position, board, patch: tuple[BaseNetwork, str] | None = None
+) -> tuple[routing.Problem, RouteView]:
     """:func:`engine.model.title.build_problem` on a board that already carries the tiles.
 
     The replay keeps one board and lays tiles as the game goes, so rebuilding the map from
@@ -62,13 +64,20 @@ def fast_problem(title: Title, position: Position, board) -> tuple[routing.Probl
     the same sequence: base network, the title hook, its overrides, the problem.  The
     position itself is checked by the replay (tile lays, tokens) and by the title's
     ``check_position`` hook here.
+
+    ``patch``: ``(base, hex)``, the base network of a board that differs from ``board`` in
+    the tile of ``hex`` alone; the base network is then :func:`patch_network` of it where it
+    can be (else built).
     """
     if title.check_position is not None:
         title.check_position(position, board)
-    phase = phase_of(title.data, position.phase)
-    base = build_network(
-        board, list(phase.get("tiles", [])), position.tokens_by_city(), position.company
-    )
+    colors = list(phase_of(title.data, position.phase).get("tiles", []))
+    tokens = position.tokens_by_city()
+    base = None
+    if patch is not None:
+        base = patch_network(patch[0], board, patch[1], colors, tokens, position.company)
+    if base is None:
+        base = build_network(board, colors, tokens, position.company)
     view = RouteView(title, position, board, base)
     return problem_of_view(view), view
 
