@@ -1,4 +1,5 @@
-"""Position -> base network -> routing.Problem, on the synthetic title ``tiny``."""
+"""Position -> base network -> routing.Problem, on the synthetic title ``tiny``; a network
+patched at one hex against one built afresh, on the bundled examples."""
 
 import copy
 import importlib.util
@@ -6,6 +7,8 @@ import pathlib
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import routing
 from engine.games import build_problem, route_view
@@ -346,3 +349,36 @@ def test_candidate_lays_solve_to_the_optimum_of_a_fresh_build(example, monkeypat
         fresh, _ = routes_module.fast_problem(game.title, after, view.board)
         assert routing.solve(problem).total == routing.solve(fresh).total, a
     assert any(patched), "no candidate went through the patch"
+
+
+@pytest.fixture(scope="module")
+def lays_1846_late():
+    return _operating_game("1846-late.json")
+
+
+@given(data=st.data())
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_chain_of_patches_gives_the_network_of_the_last_board(lays_1846_late, data):
+    """Random legal lays of 1846-late on different hexes, one after the other, each patched
+    into the network of the board before it: the last patch has the network a fresh build of
+    the last board has (a patch starts from a patch's state as well as from a build's)."""
+    from engine.model.network_build import build_network, patch_network
+
+    game, op, lays = lays_1846_late
+    colors = ["yellow", "green", "brown"]
+    tokens = game.state.position(op).tokens_by_city()
+    by_hex: dict[str, list[dict]] = {}
+    for a in lays:
+        by_hex.setdefault(a["hex"], []).append(a)
+    hexes = data.draw(st.lists(st.sampled_from(sorted(by_hex)), min_size=1, max_size=6,
+                               unique=True))  # fmt: skip
+    board = game.state.board.copy()
+    network = build_network(board, colors, tokens, op)
+    for hex_ in hexes:
+        a = data.draw(st.sampled_from(by_hex[hex_]))
+        board = board.copy()
+        board.lay(hex_, a["tile"], int(a["rotation"]), check=False)
+        network = patch_network(network, board, hex_, colors, tokens, op)
+        assert network is not None
+    assert _canonical(network) == _canonical(build_network(board, colors, tokens, op))
