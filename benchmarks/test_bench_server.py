@@ -8,6 +8,11 @@
   ``extra_info`` and are printed.
 * ``in-process``: the baseline in the same run, one warm ``routing.solve`` (and
   ``analyse_position``) of the same positions in this process, one after the other.
+* ``serve: a full garbage collection after the warm-up``: ``gc.collect(2)`` in this process
+  once :func:`engine.app.server.work.warm` has run (the state a solver process is in when
+  it takes requests), with what it holds frozen (``frozen``: what ``warm`` does) and not
+  (``not-frozen``: the code before); Python runs such a collection now and then in the
+  middle of a request.
 
 The plain test run (``--benchmark-disable``) sends 4 x 6 requests; ``EIGHTEEN_BENCH_FULL=1``
 sends 16 x 50.  The load is bounded in count and time and goes to 127.0.0.1 only.
@@ -192,3 +197,23 @@ def test_in_process_baseline(benchmark, expected):
           f"analysis {result['analyse_s']:.3f} s")  # fmt: skip
     extra(benchmark, suite="serve", tool="in-process", mean_solve_s=result["solve_s"],
           mean_analyse_s=result["analyse_s"])  # fmt: skip
+
+
+@pytest.mark.parametrize("tool", ["frozen", "not-frozen"])
+def test_full_collection_after_warm_up(benchmark, tool):
+    import gc
+
+    from engine.app.server.work import warm
+
+    benchmark.group = "serve: a full garbage collection after the warm-up"
+    frozen_before = gc.get_freeze_count()
+    assert warm() > 0
+    assert gc.get_freeze_count() > frozen_before  # warm froze what the process holds
+    objects = gc.get_freeze_count() + len(gc.get_objects())  # the frozen ones are not listed
+    if tool == "not-frozen":
+        gc.unfreeze()
+    try:
+        benchmark.pedantic(gc.collect, args=(2,), rounds=5 if FULL else 1, iterations=1)
+    finally:
+        gc.unfreeze()  # this pytest process goes on as it was
+    extra(benchmark, suite="server", tool=tool, tracked_objects=objects, agree=True)

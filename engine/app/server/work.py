@@ -10,6 +10,7 @@ threads of the server process instead (tests, small machines).
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import threading
@@ -33,14 +34,20 @@ WARM_EXAMPLE = Path(__file__).resolve().parent.parent.parent / "examples" / "184
 
 def warm() -> int:
     """Load the compiled kernels (compiled or read from the cache: a server solves many
-    problems) and solve one small position; returns its revenue."""
+    problems), solve one small position and freeze what the process holds (:func:`gc.freeze`);
+    returns the position's revenue."""
     import routing
     from engine.games import build_problem
     from routing.kernels import load_kernels
 
     load_kernels()
     problem, _view = build_problem(str(WARM_EXAMPLE))
-    return int(routing.solve(problem, time_limit=30).total)
+    revenue = int(routing.solve(problem, time_limit=30).total)
+    # what the process holds now (the kernels, the map tables) stays for its life: frozen,
+    # a full garbage collection no longer walks it, which took tens of milliseconds a time
+    # in the middle of a request (benchmarks/test_bench_server.py)
+    gc.freeze()
+    return revenue
 
 
 def _init_worker() -> None:
