@@ -382,3 +382,17 @@ def test_a_chain_of_patches_gives_the_network_of_the_last_board(lays_1846_late, 
         network = patch_network(network, board, hex_, colors, tokens, op)
         assert network is not None
     assert _canonical(network) == _canonical(build_network(board, colors, tokens, op))
+
+
+def test_a_copy_of_the_game_leaves_the_base_network_behind():
+    """The analysis copies the game for each train purchase: the copy does not carry the
+    live board's kept base network (a deep copy of it per candidate), and builds its own
+    when asked."""
+    from engine.app.analysis import copy_game
+
+    game, op, _lays = _operating_game("1846-late.json")
+    base = game.route_base(op)
+    assert game.route_base(op) is base  # kept while the board stays
+    copied = copy_game(game)
+    assert copied.__dict__.get("_route_base") is None
+    assert _canonical(copied.route_base(op)) == _canonical(base)

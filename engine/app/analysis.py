@@ -269,7 +269,7 @@ def copy_game(game: BaseGame) -> BaseGame:
     map and the facts cached about it, the tile definitions and placed tiles, the route
     solves cached by their position)
     and what cannot be copied (a generator of the draft's draws, which the copy never uses);
-    the copy starts with empty network and legal-action caches.  A game built by
+    the copy starts with empty network, legal-action and base-network caches.  A game built by
     :func:`engine.games.positions.game_at_position` has no log to replay, so
     :meth:`BaseGame.copy` would not do.
     """
@@ -281,7 +281,7 @@ def copy_game(game: BaseGame) -> BaseGame:
     shared += [*board.laid.values(), *board._placed.values()]
     shared += [game.__dict__.get(k) for k in ("_routes", "_reach_routes") if k in game.__dict__]
     memo: dict[int, object] = {id(obj): obj for obj in shared}
-    for cache in ("_net_cache", "_net_last", "_legal_index", "_last_run"):
+    for cache in ("_net_cache", "_net_last", "_legal_index", "_last_run", "_route_base"):
         if cache in game.__dict__:
             memo[id(game.__dict__[cache])] = {} if cache.startswith("_net") else None
     if game._legal_cache is not None:

@@ -463,7 +463,7 @@ class _Builder:
         game.or_turn = Turn(sym, tuple(game.stages_for(sym)))
         game._version += 1
         game._legal_cache = None
-        for key in ("_legal_index", "_net_last", "_last_run", "_routes"):
+        for key in ("_legal_index", "_net_last", "_last_run", "_routes", "_route_base"):
             game.__dict__.pop(key, None)
         game.turn_started(sym)
         t = game.or_turn
