@@ -326,19 +326,20 @@ def test_candidate_lays_solve_to_the_optimum_of_a_fresh_build(example, monkeypat
     live board's network where the lay reaches no new hex) has the optimum of the problem
     built afresh on the same part of the board."""
     import engine.model.routes as routes_module
+    import engine.model.title as title_module
 
     game, op, lays = _operating_game(example)
     if not lays:
         pytest.skip("no tile lay at this example's stage")
     patched = []
-    real_patch = routes_module.patch_network
+    real_patch = title_module.patch_network
 
     def spy(*args, **kwargs):
         out = real_patch(*args, **kwargs)
         patched.append(out is not None)
         return out
 
-    monkeypatch.setattr(routes_module, "patch_network", spy)
+    monkeypatch.setattr(title_module, "patch_network", spy)
     from engine.app.analysis import operating_position, position_after_tile
 
     base_position = operating_position(game, op)

@@ -29,11 +29,11 @@ from engine.game.errors import IllegalAction
 from engine.game.shares import POOL
 from engine.game.track import extend, lay_problem, legal_lays, reach, tokenable_cities
 from engine.model.fast_board import FastBoard, city_map
-from engine.model.network_build import BaseNetwork, build_network
+from engine.model.network_build import BaseNetwork
 from engine.model.position import Position
 from engine.model.record import ReplayError
 from engine.model.routes import declaration_order, declared_routes, fast_problem, route_readings
-from engine.model.title import RouteView, phase_of
+from engine.model.title import RouteView, base_network
 
 __all__ = ["OperatingMixin", "Turn"]
 
@@ -449,9 +449,7 @@ class OperatingMixin:
         key = (op, state.board_version, state.phase_name)
         found = self.__dict__.get("_route_base")
         if found is None or found[0] != key:
-            position = state.position(op)
-            colors = list(phase_of(self.title.data, position.phase).get("tiles", []))
-            base = build_network(self.route_board(op), colors, position.tokens_by_city(), op)
+            base = base_network(self.title, state.position(op), self.route_board(op))
             found = self.__dict__["_route_base"] = (key, base)
         return found[1]
 

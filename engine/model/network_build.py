@@ -217,10 +217,9 @@ class _Links:
 
     A segment is ``(u, v, hex rank, side_u, side_v, order)``, ``order`` its path's place in
     its hex (segments sort by hex rank and order into the builder's order); a side of -1 is
-    unique to the
-    segment.  ``side_nodes`` maps ``(this hex, the other hex)`` to the junction a path of
-    this hex reaches on their side: both keys of a side name one junction, or each its own
-    half where the side is split.
+    unique to the segment.  ``side_nodes`` maps ``(this hex, the other hex)`` to the
+    junction a path of this hex reaches on their side: both keys of a side name one
+    junction, or each its own half where the side is split.
     """
 
     __slots__ = (
@@ -459,10 +458,11 @@ def patch_network(
     """:func:`build_network` of ``board``, made from ``base`` when ``board`` differs from
     the board ``base`` was built from in the tile of ``coord`` alone.
 
-    Only that hex's stops and paths, the junctions of its sides and the paths of its
-    neighbours that reach them are made again; the network is the one
-    :func:`build_network` makes but for the order of its nodes and segments (the new ones
-    come last).  The caller vouches that the other hexes carry the tiles they carried.
+    Only that hex's stops and paths, the junctions of its sides whose crossing changes and
+    the paths of the neighbours across those sides are made again; the network is the one
+    :func:`build_network` makes, nodes and segments alike, but that nodes new to the hex
+    come last (nodes that stay keep their places, segments take the builder's order).  The
+    caller vouches that the other hexes carry the tiles they carried.
 
     Returns
     -------

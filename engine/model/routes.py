@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 import routing
 from engine.model.fast_board import part_kinds
-from engine.model.network_build import BaseNetwork, build_network, patch_network
+from engine.model.network_build import BaseNetwork
 from engine.model.position import Position
 from engine.model.record import ReplayError
-from engine.model.title import RouteView, Title, phase_of, problem_of_view
+from engine.model.title import RouteView, Title, base_network, problem_of_view
 from routing import NodeKind
 
 __all__ = [
@@ -65,20 +65,11 @@ def fast_problem(
     position itself is checked by the replay (tile lays, tokens) and by the title's
     ``check_position`` hook here.
 
-    ``patch``: ``(base, hex)``, the base network of a board that differs from ``board`` in
-    the tile of ``hex`` alone; the base network is then :func:`patch_network` of it where it
-    can be (else built).
+    ``patch``: ``(base, hex)``, as :func:`engine.model.title.base_network` takes it.
     """
     if title.check_position is not None:
         title.check_position(position, board)
-    colors = list(phase_of(title.data, position.phase).get("tiles", []))
-    tokens = position.tokens_by_city()
-    base = None
-    if patch is not None:
-        base = patch_network(patch[0], board, patch[1], colors, tokens, position.company)
-    if base is None:
-        base = build_network(board, colors, tokens, position.company)
-    view = RouteView(title, position, board, base)
+    view = RouteView(title, position, board, base_network(title, position, board, patch))
     return problem_of_view(view), view
 
 

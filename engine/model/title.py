@@ -18,7 +18,7 @@ import numpy as np
 
 import routing
 from engine.model.board import Board
-from engine.model.network_build import BaseNetwork, NodeInfo, build_network
+from engine.model.network_build import BaseNetwork, NodeInfo, build_network, patch_network
 from engine.model.position import Assignment, Position, check_position
 from engine.model.tiles.parse import Revenue
 from routing import NodeKind, kind_mask
@@ -27,6 +27,7 @@ __all__ = [
     "Title",
     "RouteView",
     "RouteSpec",
+    "base_network",
     "build_problem",
     "problem_of_view",
     "route_view",
@@ -403,11 +404,25 @@ def route_view(position: Position, title: Title, check: bool = True) -> RouteVie
         from engine.model.position import position_board
 
         board = position_board(position, title, check=False)
-    phase = phase_of(title.data, position.phase)
-    base = build_network(
-        board, list(phase.get("tiles", [])), position.tokens_by_city(), position.company
-    )
-    return RouteView(title, position, board, base)
+    return RouteView(title, position, board, base_network(title, position, board))
+
+
+def base_network(
+    title: Title, position: Position, board, patch: tuple[BaseNetwork, str] | None = None
+) -> BaseNetwork:
+    """The base network of ``position`` (its phase's colours, its tokens, its company) on
+    ``board``, which carries the position's tiles.
+
+    ``patch``: ``(base, hex)``, the base network of a board that differs from ``board`` in
+    the tile of ``hex`` alone; the network is then :func:`patch_network` of it where it can
+    be, else built."""
+    colors = list(phase_of(title.data, position.phase).get("tiles", []))
+    tokens = position.tokens_by_city()
+    if patch is not None:
+        patched = patch_network(patch[0], board, patch[1], colors, tokens, position.company)
+        if patched is not None:
+            return patched
+    return build_network(board, colors, tokens, position.company)
 
 
 def build_problem(
