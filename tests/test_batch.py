@@ -16,16 +16,20 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import routing
 from engine.app.batch import (
     COLUMNS,
     IDENTITY_COLUMNS,
     BatchError,
+    Item,
     Journal,
     Settings,
     discover,
     journal_path,
+    plan_tasks,
     read_table,
     run_batch,
 )
@@ -235,3 +239,31 @@ def test_cli_rejects_a_bad_output_and_bad_options(tmp_path):
     both = ["batch", str(pos), "--out", str(tmp_path / "r.csv"), "--workers", "2"]
     clash = CliRunner().invoke(cli, [*both, "--scheduler", "tcp://127.0.0.1:1"])
     assert clash.exit_code == 2 and "--workers" in clash.output
+
+
+def test_plan_tasks_by_hand():
+    # 2 slots, sizes 40k (a record), then 30 positions of 1k: 70k bytes in all.
+    # first budget = max(70k // 64, 70k // 4) = 17_500: the record alone (over budget);
+    # then 30k remain: budget 7_500 -> 7 positions; 23k -> 5_750 -> 5; 18k -> 4_500 -> 4;
+    # and so on, shrinking to the floor 70_000 // 64 = 1_093 -> one position per task.
+    record = Item(key="r", file="r", size=40_000)
+    small = [Item(key=f"p{i:02}", file=f"p{i:02}", size=1_000) for i in range(30)]
+    tasks = plan_tasks([*small, record], slots=2)
+    sizes = [len(t) for t in tasks]
+    assert tasks[0] == [record]
+    assert sizes[:4] == [1, 7, 5, 4]
+    assert sizes[-1] == 1 and sum(sizes) == 31
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    sizes=st.lists(st.integers(min_value=0, max_value=200_000), max_size=300),
+    slots=st.integers(min_value=1, max_value=16),
+)
+def test_plan_tasks_covers_every_item_once_largest_first(sizes, slots):
+    items = [Item(key=f"k{i:03}", file=f"k{i:03}", size=size) for i, size in enumerate(sizes)]
+    tasks = plan_tasks(items, slots)
+    flat = [it for task in tasks for it in task]
+    assert sorted(it.key for it in flat) == sorted(it.key for it in items)  # each once
+    assert [it.size for it in flat] == sorted(sizes, reverse=True)  # largest first
+    assert all(tasks) and len(tasks) <= 64 * slots + 1

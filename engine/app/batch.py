@@ -73,6 +73,7 @@ __all__ = [
     "discover",
     "analyse_item",
     "analyse_chunk",
+    "plan_tasks",
     "Journal",
     "journal_path",
     "write_table",
@@ -381,24 +382,45 @@ def analyse_chunk(items: Sequence[Item], settings: Settings | None = None) -> li
     return [analyse_item(item, settings) for item in items]
 
 
-def _chunks(items: Sequence[Item], slots: int, most: int = 32) -> list[list[Item]]:
-    """Items in tasks of about equal bytes, largest first: a task costs milliseconds of Dask
-    overhead, as much as a small solve, so small positions travel together while a record
-    (tens of kB) gets a task of its own."""
+def plan_tasks(items: Sequence[Item], slots: int) -> list[list[Item]]:
+    """Group items into Dask tasks, largest first, in tasks that shrink as the work runs out.
+
+    A task costs a few milliseconds of Dask overhead, as much as solving a small position,
+    so small positions travel together; yet the last tasks must be small, or one slot
+    finishes a big task while the others wait.  Guided self-scheduling does both: each task
+    takes, in order of size, items up to half the remaining bytes per slot, and never less
+    than a 32nd of the bytes per slot, so a record of tens of kB gets a task of its own and
+    the smallest positions close the run in small tasks.
+
+    Parameters
+    ----------
+    items : sequence of Item
+        Their ``size`` (bytes) stands for their cost.
+    slots : int
+        Tasks the cluster runs at once (worker threads).
+
+    Returns
+    -------
+    list of list of Item
+        Every item exactly once, largest first; every task but the last holds more than
+        half of its budget, so there are at most ``64 * slots + 1`` tasks.
+    """
+    slots = max(1, slots)
     order = sorted(items, key=lambda it: (-it.size, it.key))
-    budget = max(1, sum(it.size for it in order) // max(1, 4 * slots))
-    chunks: list[list[Item]] = []
-    current: list[Item] = []
-    weight = 0
-    for item in order:
-        if current and (weight + item.size > budget or len(current) >= most):
-            chunks.append(current)
-            current, weight = [], 0
-        current.append(item)
-        weight += item.size
-    if current:
-        chunks.append(current)
-    return chunks
+    remaining = sum(max(1, it.size) for it in order)
+    floor = max(1, remaining // (32 * slots))
+    tasks: list[list[Item]] = []
+    start = 0
+    while start < len(order):
+        budget = max(floor, remaining // (2 * slots))
+        end, weight = start, 0
+        while end < len(order) and (end == start or weight + max(1, order[end].size) <= budget):
+            weight += max(1, order[end].size)
+            end += 1
+        tasks.append(order[start:end])
+        remaining -= weight
+        start = end
+    return tasks
 
 
 def _main_thread() -> bool:
@@ -441,7 +463,7 @@ def _run_dask(items, settings, scheduler, workers, on_result) -> None:
                 raise BatchError(f"the Dask cluster at {scheduler} has no workers")
         futures = {
             client.submit(analyse_chunk, chunk, settings, pure=False, retries=0): chunk
-            for chunk in _chunks(items, n)
+            for chunk in plan_tasks(items, n)
         }
         for fut in as_completed(futures):
             chunk = futures.pop(fut)
