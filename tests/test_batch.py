@@ -267,3 +267,18 @@ def test_plan_tasks_covers_every_item_once_largest_first(sizes, slots):
     assert sorted(it.key for it in flat) == sorted(it.key for it in items)  # each once
     assert [it.size for it in flat] == sorted(sizes, reverse=True)  # largest first
     assert all(tasks) and len(tasks) <= 64 * slots + 1
+
+
+def test_discover_leaves_out_the_output_and_its_journal_under_any_name(tmp_path):
+    # "d/*" matches the position, the table, its journal and a link to the table: only the
+    # position is an item, since the other three are the excluded files (the link by identity)
+    shutil.copy(EXAMPLES / "1846-mid.json", tmp_path / "p.json")
+    out, journal = tmp_path / "r.csv", tmp_path / "r.csv.journal"
+    out.write_text("key\n")
+    journal.write_text("")
+    (tmp_path / "link.csv").symlink_to(out)
+    items = discover([str(tmp_path / "*")], exclude=(out, journal))
+    assert [pathlib.Path(it.key).name for it in items] == ["p.json"]
+    assert items[0].size == (tmp_path / "p.json").stat().st_size
+    # without the exclusion every matched file is an item
+    assert len(discover([str(tmp_path / "*")])) == 4

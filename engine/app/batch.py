@@ -139,13 +139,10 @@ def _norm(path: str | Path) -> str:
     return os.path.normpath(str(path))
 
 
-def _file_items(path: str) -> list[Item]:
-    """The items of one file: itself, or one per non-blank line of a JSON-lines file."""
+def _file_items(path: str, size: int) -> list[Item]:
+    """The items of one file of ``size`` bytes: itself, or one per non-blank line of a
+    JSON-lines file."""
     if not path.lower().endswith(_JSON_LINES):
-        try:
-            size = os.path.getsize(path)
-        except OSError:
-            size = 0
         return [Item(key=path, file=path, size=size)]
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -191,7 +188,13 @@ def discover(inputs: Sequence[str | Path], exclude: Iterable[str | Path] = ()) -
     """
     if isinstance(inputs, str | Path):
         raise BatchError("inputs must be a list of paths or globs, not one string")
-    skip = {os.path.realpath(p) for p in exclude}
+    # one stat per file gives both its size and its identity, which says whether it is an
+    # excluded file under another name (a realpath per file cost more than the stat)
+    skip = set()
+    for path in exclude:
+        with contextlib.suppress(OSError):
+            found = os.stat(path)
+            skip.add((found.st_dev, found.st_ino))
     items: dict[str, Item] = {}
     for arg in inputs:
         arg = str(arg)
@@ -214,9 +217,13 @@ def discover(inputs: Sequence[str | Path], exclude: Iterable[str | Path] = ()) -
             items.setdefault(arg, Item(arg, arg, error=f"{arg}: no such file or directory"))
             continue
         for path in files:
-            if os.path.realpath(path) in skip:
+            try:
+                found = os.stat(path)
+            except OSError:
+                found = None  # gone since it was listed: the read names it
+            if found is not None and (found.st_dev, found.st_ino) in skip:
                 continue
-            for item in _file_items(path):
+            for item in _file_items(path, found.st_size if found is not None else 0):
                 items.setdefault(item.key, item)
     return sorted(items.values(), key=lambda it: (it.file, it.line or 0, it.key))
 
