@@ -25,7 +25,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -40,6 +39,7 @@ from benchmarks.common import (
     issue_records,
     quantile,
     report_against_baseline,
+    timed,
 )
 from benchmarks.pipeline import time_files, time_live
 from engine.games import build_problem, load_position
@@ -176,8 +176,8 @@ def test_end_to_end_against_routes18xx(benchmark, position_files):
             problem = build_problem(path)[0]
             routing.solve(problem)  # warm
             best = min(time_files([path], warm=0)["seconds"][0] for _ in range(3))
-            solve_best = min(_timed(routing.solve, problem) for _ in range(3))
-            theirs = _timed(r18.solve, position)
+            solve_best = min(timed(routing.solve, problem)[1] for _ in range(3))
+            theirs = timed(r18.solve, position)[1]
             ratios[group].append(theirs / best)
             solve_alone.append(theirs / solve_best)
             ours_ms.append(best * 1e3)
@@ -205,10 +205,3 @@ def test_end_to_end_against_routes18xx(benchmark, position_files):
           + f"; min x{min(every):.0f}); ours median {statistics.median(ours_ms):.2f} ms; "
           f"against routing.solve alone on the built problem "
           f"x{statistics.median(solve_alone):.0f}")  # fmt: skip
-
-
-def _timed(call, argument) -> float:
-    """Seconds one ``call(argument)`` takes."""
-    t0 = time.perf_counter()
-    call(argument)
-    return time.perf_counter() - t0
