@@ -414,15 +414,16 @@ def plan_tasks(items: Sequence[Item], slots: int) -> list[list[Item]]:
     """
     slots = max(1, slots)
     order = sorted(items, key=lambda it: (-it.size, it.key))
-    remaining = sum(max(1, it.size) for it in order)
+    cost = [max(1, it.size) for it in order]  # at least a byte: empty files fill tasks too
+    remaining = sum(cost)
     floor = max(1, remaining // (32 * slots))
     tasks: list[list[Item]] = []
     start = 0
     while start < len(order):
         budget = max(floor, remaining // (2 * slots))
         end, weight = start, 0
-        while end < len(order) and (end == start or weight + max(1, order[end].size) <= budget):
-            weight += max(1, order[end].size)
+        while end < len(order) and (end == start or weight + cost[end] <= budget):
+            weight += cost[end]
             end += 1
         tasks.append(order[start:end])
         remaining -= weight
