@@ -25,6 +25,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,8 @@ from benchmarks.common import (
     timed,
 )
 from benchmarks.pipeline import time_files, time_live
-from engine.games import build_problem, load_position
+from engine.games import build_problem, check_position, get_title, load_position
+from engine.model.title import RouteView, base_network, problem_of_view
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "engine" / "examples"
@@ -142,6 +144,27 @@ def test_against_baseline(position_files):
 
 
 # ------------------------------------------------------------------- against routes-18xx
+#: The stages of a position file's answer, as build_problem and routing.solve run them.
+_STAGES = ("read", "check", "network", "problem", "solve")
+
+
+def _stage_seconds(path: str) -> list[float]:
+    """Seconds of each of :data:`_STAGES` for the file ``path``, run one after another."""
+    t0 = time.perf_counter()
+    position = load_position(path, check=False)
+    t1 = time.perf_counter()
+    title = get_title(position.title)
+    board = check_position(position, title)
+    t2 = time.perf_counter()
+    view = RouteView(title, position, board, base_network(title, position, board))
+    t3 = time.perf_counter()
+    problem = problem_of_view(view)
+    t4 = time.perf_counter()
+    assert routing.solve(problem).optimal
+    t5 = time.perf_counter()
+    return [t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4]
+
+
 def test_end_to_end_against_routes18xx(benchmark, position_files):
     """Per 1846 position: ours from the file to a proven answer (best of 3) against
     routes-18xx 0.9.2 given the same position (its process pool included, as its users
@@ -150,7 +173,11 @@ def test_end_to_end_against_routes18xx(benchmark, position_files):
     figure is the median of the per-position ratios over all of them (the corpus's own
     median beside it).  Beside it, the same ratio against ``routing.solve`` alone on the
     already built problem (best of 3): how far the ratio could go if reading, checking and
-    building the problem cost nothing, which says how much of a miss is the build's."""
+    building the problem cost nothing, which says how much of a miss is the build's.  And
+    ours split into its stages (each the best of 3, run in order as ``build_problem`` and
+    ``routing.solve`` run them): reading the file, checking it into a board, the base
+    network, the title's problem, the solve; beside them the time ours would have to take
+    for x300 (routes-18xx's time / 300), per position."""
     from benchmarks import routes18xx_adapter as r18
     from benchmarks.common import cases_1846
 
@@ -162,6 +189,8 @@ def test_end_to_end_against_routes18xx(benchmark, position_files):
     ratios: dict[str, list[float]] = {"corpus": [], "records": []}
     solve_alone: list[float] = []  # routes-18xx / routing.solve on the built problem
     ours_ms: list[float] = []
+    stages: dict[str, list[float]] = {name: [] for name in _STAGES}
+    allowed_ms: list[float] = []  # what ours may take for x300
     skipped = 0
     for group, paths in (("corpus", corpus), ("records", exported)):
         for path in paths:
@@ -181,6 +210,10 @@ def test_end_to_end_against_routes18xx(benchmark, position_files):
             ratios[group].append(theirs / best)
             solve_alone.append(theirs / solve_best)
             ours_ms.append(best * 1e3)
+            allowed_ms.append(theirs / 300 * 1e3)
+            staged = [_stage_seconds(path) for _ in range(3)]
+            for k, name in enumerate(_STAGES):
+                stages[name].append(min(run[k] for run in staged) * 1e3)
     every = ratios["corpus"] + ratios["records"]
     assert ratios["corpus"]
 
@@ -196,7 +229,10 @@ def test_end_to_end_against_routes18xx(benchmark, position_files):
               ratio_median_corpus=medians["corpus"],
               ratio_median_records=medians.get("records"), ratio_min=min(every),
               ours_median_ms=statistics.median(ours_ms),
-              ratio_median_solve_alone=statistics.median(solve_alone))  # fmt: skip
+              ratio_median_solve_alone=statistics.median(solve_alone),
+              allowed_for_x300_median_ms=statistics.median(allowed_ms),
+              **{f"stage_{name}_median_ms": statistics.median(ms)
+                 for name, ms in stages.items()})  # fmt: skip
     print(f"\n{len(every)} 1846 positions ({len(ratios['corpus'])} corpus, "
           f"{len(ratios['records'])} exported from records, {skipped} not expressible): "
           f"routes-18xx / ours end to end, median x{statistics.median(every):.0f} "
@@ -205,3 +241,6 @@ def test_end_to_end_against_routes18xx(benchmark, position_files):
           + f"; min x{min(every):.0f}); ours median {statistics.median(ours_ms):.2f} ms; "
           f"against routing.solve alone on the built problem "
           f"x{statistics.median(solve_alone):.0f}")  # fmt: skip
+    print("ours by stage, median ms: "
+          + ", ".join(f"{name} {statistics.median(ms):.3f}" for name, ms in stages.items())
+          + f"; x300 allows ours {statistics.median(allowed_ms):.3f} ms at the median")
