@@ -1,9 +1,10 @@
 """Turn a :class:`~routing.Problem` into the flat arrays the numba kernels take.
 
-Nothing here is numba-compiled: it is linear-time bookkeeping done once per solve.
-The steps are: keep only the part of the network a route can reach from the company's
-tokens, compress junction chains into stop-to-stop *legs* (each with a bitset of the
-segments and junctions it uses), and lay the rule vocabulary out as dense tables.
+Linear-time bookkeeping done once per solve.  The steps are: keep only the part of the
+network a route can reach from the company's tokens and compress junction chains into
+stop-to-stop *legs*, each with a bitset of the segments and junctions it uses (one kernel
+call, :func:`routing._legs.legs`, on the network's own arrays), and lay the rule vocabulary
+out as dense tables.
 """
 
 from __future__ import annotations
@@ -14,12 +15,9 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from ._jit import Kernels, current
-from .network import NodeKind
 from .problem import Problem
 from .rules import GroupScope
 from .trains import UNLIMITED, Train
-
-_JUNCTION = int(NodeKind.JUNCTION)
 
 #: Hard ceiling on legs, so a pathological junction maze fails loudly instead of hanging.
 MAX_LEGS = 2_000_000
@@ -105,81 +103,51 @@ class Compiled:
 
 def _mask_of(nodes, n: int) -> np.ndarray:
     out = np.zeros(n, dtype=np.bool_)
-    for x in nodes:
-        out[int(x)] = True
+    out[list(nodes)] = True
     return out
 
 
-def _amounts(pairs, n: int) -> np.ndarray:
-    out = np.full(n, -1, dtype=np.int64)
-    for node, amount in pairs:
-        out[int(node)] = int(amount)
+def _masks(sets, n: int) -> np.ndarray:
+    """One boolean row of ``n`` per node set of ``sets``: True at its nodes."""
+    out = np.zeros((len(sets), n), dtype=np.bool_)
+    for row, nodes in enumerate(sets):
+        out[row, list(nodes)] = True
     return out
 
 
-def _stack(rows: list[np.ndarray], n: int, dtype) -> np.ndarray:
-    if not rows:
-        return np.zeros((0, n), dtype=dtype)
-    return np.ascontiguousarray(np.vstack(rows).astype(dtype))
+def _amounts(rows, n: int) -> np.ndarray:
+    """One row of ``n`` per ``(node, amount)`` sequence of ``rows``: the amount at each of
+    its nodes, -1 elsewhere."""
+    out = np.full((len(rows), n), -1, dtype=np.int64)
+    for row, pairs in enumerate(rows):
+        if pairs:
+            nodes, amounts = zip(*pairs, strict=True)
+            out[row, list(nodes)] = amounts
+    return out
 
 
-def _active_nodes(problem: Problem, node_token: np.ndarray, kernels: Kernels) -> np.ndarray:
-    """Nodes on some connected piece of track that holds a company token (every node when
-    the problem names no tokens).
-
-    Terminal nodes are not expanded (a route cannot pass them) unless they hold a token.
-    """
+def _build_legs(problem: Problem, node_token: np.ndarray, from_tokens: bool,
+                kernels: Kernels) -> tuple[np.ndarray, Legs]:  # fmt: skip
+    """The active nodes and every stop-to-stop leg through junctions between them (see
+    :mod:`routing._legs`): with ``from_tokens``, the nodes on some connected piece of track
+    that holds a ``node_token`` node (terminal nodes are reached but not passed, unless
+    they hold a token); else every node."""
     net = problem.network
-    if problem.rules.token_nodes is None:
-        return np.ones(net.n_nodes, dtype=np.bool_)
-    return kernels.reach(
-        net.n_nodes, net.seg_u.astype(np.int64), net.seg_v.astype(np.int64),
-        net.node_terminal, node_token,
-    )  # fmt: skip
-
-
-def _build_legs(problem: Problem, active: np.ndarray, kernels: Kernels) -> Legs:
-    """Every stop-to-stop leg through junctions (see :mod:`routing._legs`)."""
-    net = problem.network
-    n = net.n_nodes
-    keep = active[net.seg_u] & active[net.seg_v]
-    seg_ids = np.nonzero(keep)[0]
-    # incidence lists in CSR form, both directions of every kept segment
-    here = np.concatenate([net.seg_u[seg_ids], net.seg_v[seg_ids]]).astype(np.int64)
-    other = np.concatenate([net.seg_v[seg_ids], net.seg_u[seg_ids]]).astype(np.int64)
-    side_here = np.concatenate([net.seg_side_u[seg_ids], net.seg_side_v[seg_ids]])
-    side_other = np.concatenate([net.seg_side_v[seg_ids], net.seg_side_u[seg_ids]])
-    segs = np.concatenate([seg_ids, seg_ids]).astype(np.int64)
-    order = np.argsort(here, kind="stable")
-    inc_ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(here, minlength=n), out=inc_ptr[1:])
     exempt = np.zeros(max(net.n_hexes, 1), dtype=np.bool_)
     for h in problem.rules.hex_once_exempt:
         exempt[h] = True
-    ptr, end, segs_ptr, leg_segs, nodes_ptr, leg_nodes = kernels.build_legs(
-        net.node_kind.astype(np.int64), active, net.node_hex.astype(np.int64),
-        net.seg_hex.astype(np.int64), inc_ptr, segs[order], other[order],
-        side_here[order].astype(np.int64), side_other[order].astype(np.int64),
-        problem.rules.hex_once, exempt,
+    (active, ptr, end, segs_ptr, leg_segs, nodes_ptr, leg_nodes, bits, hex_bits,
+     hex_new) = kernels.legs(
+        net.node_kind, net.node_hex, net.node_terminal, node_token, net.seg_u, net.seg_v,
+        net.seg_side_u, net.seg_side_v, net.seg_hex, net.n_hexes, from_tokens,
+        bool(problem.rules.hex_once), exempt,
     )  # fmt: skip
     if len(end) > MAX_LEGS:
         raise ValueError(
             f"network has {len(end)} stop-to-stop track pieces (limit {MAX_LEGS}); "
             "it is too tangled to solve exactly"
         )
-    is_junction = (net.node_kind == _JUNCTION) & active
-    junction_bit = np.cumsum(is_junction) - 1
-    n_seg_words = (net.n_segments + 63) // 64 or 1
-    # junction bits start on a fresh word so the first n_seg_words words hold segments only:
-    # those words alone decide conflicts between different routes
-    w_route = n_seg_words + (int(is_junction.sum()) + 63) // 64
-    w_hex = (net.n_hexes + 63) // 64 or 1
-    bits, hex_bits, hex_new = kernels.leg_bitsets(
-        len(end), ptr, end, segs_ptr, leg_segs, nodes_ptr, leg_nodes,
-        junction_bit.astype(np.int64), net.node_hex.astype(np.int64),
-        net.seg_hex.astype(np.int64), n_seg_words, w_route, w_hex, exempt,
-    )  # fmt: skip
-    return Legs(
+    return active, Legs(
         ptr=ptr,
         end=end,
         segs_ptr=segs_ptr,
@@ -207,11 +175,8 @@ def compile_problem(
     n = net.n_nodes
     tokens = rules.token_nodes
     node_token = np.ones(n, dtype=np.bool_) if tokens is None else _mask_of(tokens, n)
-    if reachable_only:
-        active = _active_nodes(problem, node_token, kernels)
-    else:
-        active = np.ones(n, dtype=np.bool_)
-    legs = _build_legs(problem, active, kernels)
+    active, legs = _build_legs(problem, node_token, reachable_only and tokens is not None,
+                               kernels)  # fmt: skip
     n_seg_words = (net.n_segments + 63) // 64 or 1
 
     node_val = net.node_value.astype(np.int64).copy()
@@ -258,21 +223,21 @@ def compile_problem(
         node_hex=net.node_hex.astype(np.int64),
         legs=legs,
         n_seg_words=n_seg_words,
-        forbid_a=_stack([_mask_of(a, n) for a, _ in rules.forbidden_end_pairs], n, np.bool_),
-        forbid_b=_stack([_mask_of(b, n) for _, b in rules.forbidden_end_pairs], n, np.bool_),
-        ep_a=_stack([_amounts(b.a, n) for b in rules.end_pair_bonuses], n, np.int64),
-        ep_b=_stack([_amounts(b.b, n) for b in rules.end_pair_bonuses], n, np.int64),
+        forbid_a=_masks([a for a, _ in rules.forbidden_end_pairs], n),
+        forbid_b=_masks([b for _, b in rules.forbidden_end_pairs], n),
+        ep_a=_amounts([b.a for b in rules.end_pair_bonuses], n),
+        ep_b=_amounts([b.b for b in rules.end_pair_bonuses], n),
         ep_counted=np.array([b.counted for b in rules.end_pair_bonuses], dtype=np.bool_),
-        sp_a=_stack([_mask_of(b.a, n) for b in rules.set_pair_bonuses], n, np.bool_),
-        sp_b=_stack([_mask_of(b.b, n) for b in rules.set_pair_bonuses], n, np.bool_),
+        sp_a=_masks([b.a for b in rules.set_pair_bonuses], n),
+        sp_b=_masks([b.b for b in rules.set_pair_bonuses], n),
         sp_amount=np.array([b.amount for b in rules.set_pair_bonuses], dtype=np.int64),
         sp_counted=np.array([b.counted for b in rules.set_pair_bonuses], dtype=np.bool_),
-        et_amt=_stack([_amounts(b.amounts, n) for b in rules.end_token_bonuses], n, np.int64),
+        et_amt=_amounts([b.amounts for b in rules.end_token_bonuses], n),
         et_min_other=np.array([b.min_other_stops for b in rules.end_token_bonuses], dtype=np.int64),
         lr_per_stop=np.array([b.per_stop for b in rules.longest_route_bonuses], dtype=np.int64),
         lr_kinds=np.array([b.kinds for b in rules.longest_route_bonuses], dtype=np.int64),
-        br_a=_stack([_mask_of(b.a, n) for b in rules.bonus_routes], n, np.bool_),
-        br_b=_stack([_mask_of(b.b, n) for b in rules.bonus_routes], n, np.bool_),
+        br_a=_masks([b.a for b in rules.bonus_routes], n),
+        br_b=_masks([b.b for b in rules.bonus_routes], n),
         br_amount=np.array([b.amount for b in rules.bonus_routes], dtype=np.int64),
         br_per_hex=np.array([b.per_hex for b in rules.bonus_routes], dtype=np.int64),
         group_bit=group_bit,
@@ -281,7 +246,7 @@ def compile_problem(
         n_cross_words=n_cross_words,
         has_must=bool(rules.must_visit),
         token_counted=bool(rules.token_counted and rules.token_nodes is not None),
-        mcw_in=_stack([_mask_of(a, n) for a, _ in rules.min_counted_with], n, np.bool_),
+        mcw_in=_masks([a for a, _ in rules.min_counted_with], n),
         mcw_k=np.array([k for _, k in rules.min_counted_with], dtype=np.int64),
         hex_once=bool(rules.hex_once),
         ep_names=[b.name for b in rules.end_pair_bonuses],

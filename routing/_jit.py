@@ -116,9 +116,7 @@ class Kernels:
     """One tier's kernels that Python code calls."""
 
     tier: str
-    reach: Callable
-    build_legs: Callable
-    leg_bitsets: Callable
+    legs: Callable
     enumerate_routes: Callable
     evaluate: Callable
     scratch_words: Callable

@@ -71,6 +71,75 @@ def reach(n, seg_u, seg_v, node_terminal, token):
 
 
 @kernel
+def legs(
+    node_kind, node_hex, node_terminal, node_token, seg_u, seg_v, seg_side_u, seg_side_v,
+    seg_hex, n_hexes, from_tokens, hex_once, hex_exempt,
+):  # fmt: skip
+    """The legs of a network as the search takes them, from the network's own arrays.
+
+    ``from_tokens``: only the nodes :func:`reach` finds from the ``node_token`` nodes are
+    active (else every node).  Returns ``(active, ptr, end, segs_ptr, segs, nodes_ptr,
+    nodes, bits, hex_bits, hex_new)``: the active nodes, :func:`build_legs`' legs and
+    :func:`leg_bitsets`' bits, whose first ``max(1, ceil(segments / 64))`` words hold the
+    segments and the rest the active junctions.
+    """
+    n = node_kind.shape[0]
+    m = seg_u.shape[0]
+    if from_tokens:
+        active = reach(n, seg_u, seg_v, node_terminal, node_token)
+    else:
+        active = np.ones(n, dtype=np.bool_)
+    # both directions of every segment between active nodes, in CSR form by the node they
+    # leave: at each node its segments as the first end, then as the second, in id order
+    inc_ptr = np.zeros(n + 1, dtype=np.int64)
+    for j in range(m):
+        if active[seg_u[j]] and active[seg_v[j]]:
+            inc_ptr[seg_u[j] + 1] += 1
+            inc_ptr[seg_v[j] + 1] += 1
+    for u in range(n):
+        inc_ptr[u + 1] += inc_ptr[u]
+    fill = inc_ptr[:n].copy()
+    size = inc_ptr[n]
+    inc_seg = np.empty(size, dtype=np.int64)
+    inc_other = np.empty(size, dtype=np.int64)
+    inc_side_here = np.empty(size, dtype=np.int64)
+    inc_side_other = np.empty(size, dtype=np.int64)
+    for first in (True, False):
+        for j in range(m):
+            if active[seg_u[j]] and active[seg_v[j]]:
+                here, other = (seg_u[j], seg_v[j]) if first else (seg_v[j], seg_u[j])
+                side_here, side_other = (
+                    (seg_side_u[j], seg_side_v[j]) if first else (seg_side_v[j], seg_side_u[j])
+                )
+                k = fill[here]
+                fill[here] += 1
+                inc_seg[k] = j
+                inc_other[k] = other
+                inc_side_here[k] = side_here
+                inc_side_other[k] = side_other
+    ptr, end, segs_ptr, segs, nodes_ptr, nodes = build_legs(
+        node_kind, active, node_hex, seg_hex, inc_ptr, inc_seg, inc_other, inc_side_here,
+        inc_side_other, hex_once, hex_exempt,
+    )  # fmt: skip
+    # junction bits start on a fresh word after the segments' words: those words alone
+    # decide conflicts between different routes
+    junction_bit = np.full(n, -1, dtype=np.int64)
+    n_junctions = 0
+    for u in range(n):
+        if node_kind[u] == 0 and active[u]:
+            junction_bit[u] = n_junctions
+            n_junctions += 1
+    n_seg_words = max(1, (m + 63) // 64)
+    w_route = n_seg_words + (n_junctions + 63) // 64
+    w_hex = max(1, (n_hexes + 63) // 64)
+    bits, hex_bits, hex_new = leg_bitsets(
+        end.shape[0], ptr, end, segs_ptr, segs, nodes_ptr, nodes, junction_bit, node_hex,
+        seg_hex, n_seg_words, w_route, w_hex, hex_exempt,
+    )  # fmt: skip
+    return active, ptr, end, segs_ptr, segs, nodes_ptr, nodes, bits, hex_bits, hex_new
+
+
+@kernel
 def build_legs(
     node_kind, node_active, node_hex, seg_hex,
     inc_ptr, inc_seg, inc_other, inc_side_here, inc_side_other,

@@ -188,31 +188,31 @@ class Enumerated:
                 kept.append(s)
                 placed[type_of[s]] += 1
         slot_order = kept
-        offsets = np.cumsum([0] + [r.n for r in routes])
-        values = np.concatenate([r.value for r in routes]).astype(np.int64)
-        cross = np.ascontiguousarray(np.concatenate([r.cross for r in routes]))
-        must = np.concatenate([r.must for r in routes])
-        lo = np.array([offsets[type_of[s]] for s in slot_order], dtype=np.int64)
-        hi = np.array([offsets[type_of[s] + 1] for s in slot_order], dtype=np.int64)
-        same_prev = np.array(
-            [
-                k > 0 and type_of[slot_order[k]] == type_of[slot_order[k - 1]]
-                for k in range(len(slot_order))
-            ],
-            dtype=np.bool_,
-        )
+        offsets = [0]
+        for r in routes:
+            offsets.append(offsets[-1] + r.n)
+        if len(routes) == 1:  # one train type (the usual case): its arrays as they are
+            values, cross, must = routes[0].value, routes[0].cross, routes[0].must
+        else:
+            values = np.concatenate([r.value for r in routes])
+            cross = np.concatenate([r.cross for r in routes])
+            must = np.concatenate([r.must for r in routes])
+        types = [type_of[s] for s in slot_order]
+        lo = np.array([offsets[t] for t in types], dtype=np.int64)
+        hi = np.array([offsets[t + 1] for t in types], dtype=np.int64)
+        same_prev = np.array([k > 0 and t == types[k - 1] for k, t in enumerate(types)],
+                             dtype=np.bool_)  # fmt: skip
         best, choice, bound, optimal, expanded = c.kernels.pack(
             values, cross, must, lo, hi, same_prev, c.has_must, min(deadline, _NO_DEADLINE),
             stop_flag(),
         )
         best = int(best)
         results = []
-        for k, slot in enumerate(slot_order):
-            i = int(choice[k])
-            if i >= hi[k]:
+        for k, (slot, i) in enumerate(zip(slot_order, choice.tolist(), strict=True)):
+            ti = types[k]
+            if i >= offsets[ti + 1]:
                 continue
-            ti = type_of[slot]
-            results.append(_route_result(c, c.problem, slot, routes[ti], i - int(offsets[ti])))
+            results.append(_route_result(c, c.problem, slot, routes[ti], i - offsets[ti]))
         results.sort(key=lambda r: r.train)
         total = sum(r.revenue for r in results)
         if total != best:  # pragma: no cover - internal consistency guard

@@ -97,7 +97,7 @@ def test_a_kernel_cache_entry_is_stamped_with_every_kernel_source():
 
     load_kernels()
     tier = _jit.compiled()
-    for dispatcher in (tier.enumerate_routes, tier.evaluate, tier.pack, tier.build_legs):
+    for dispatcher in (tier.enumerate_routes, tier.evaluate, tier.pack, tier.legs):
         locator = dispatcher._cache._impl.locator
         assert type(locator).__name__ == "KernelCacheLocator"
         assert locator.get_source_stamp() == _jit.source_digest()

@@ -12,10 +12,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from routing import (
     BonusRoute,
     EndPairBonus,
     LongestRouteBonus,
+    Network,
     NetworkBuilder,
     NodeKind,
     Problem,
@@ -284,10 +287,51 @@ def test_second_process_does_not_recompile(tmp_path):
         "from routing import _jit\n"
         "solve(synthetic_problem(seed=3), kernels='compiled')\n"
         "tier = _jit.compiled()\n"
-        "ks = [tier.enumerate_routes, tier.pack, tier.build_legs]\n"
+        "ks = [tier.enumerate_routes, tier.pack, tier.legs]\n"
         "print(json.dumps([sum(k.stats.cache_misses.values()) for k in ks]))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600
     )
     assert json.loads(out.stdout.strip().splitlines()[-1]) == [0, 0, 0]
+
+
+@pytest.mark.parametrize("tier", ["interpreted", "compiled"])
+def test_legs_kernel_by_hand(tier):
+    """The legs the search takes, from a network's own arrays (``routing._legs.legs``).
+
+    Stops A=0, B=1, C=2, a junction J=3, a city D=4 tokened out (terminal) and E=5 beyond it;
+    each node in the hex of its number.  Segments: 0 A-J (reaching J on side 0), 1 J-B
+    (side 1 at J), 2 J-C (side 0 at J), 3 C-D, 4 D-E.  The token is on A.
+
+    Reached from A: A, J, B, C and D, which ends a route but is not passed: not E.
+    Legs, from each stop by its segments as first end, then as second end:
+      A: A-J-B (in at side 0, out at 1); A-J-C would go in and out at side 0 -> [B]
+      B: in at J's side 1: out to C (0), then to A (segment 0, side 0) -> [C, A]
+      C: C-D (segment 3), then in at J's side 0: out to B (1) only -> [D, B]
+      D: D-E leads to an unreached node; D-C -> [C]
+    Leg A-J-B: segments 0 and 1 -> word 0 = 0b11; junction J is the first junction bit, in
+    word 1 -> 1; hexes of segments 0, 1 and stops A, B -> 0b11, new to a route started at
+    A: 0b10.
+    """
+    import numpy as np
+
+    from routing import _jit
+
+    net = Network(node_kind=[1, 1, 1, 0, 1, 1], node_value=[10] * 6, node_hex=range(6),
+                  node_terminal=[False, False, False, False, True, False], node_group=[-1] * 6,
+                  seg_u=[0, 3, 3, 2, 4], seg_v=[3, 1, 2, 4, 5], seg_side_u=[-1, 1, 0, -4, -5],
+                  seg_side_v=[0, -2, -3, -4, -5], seg_hex=[0, 1, 2, 2, 4])  # fmt: skip
+    kernels = _jit.interpreted() if tier == "interpreted" else _jit.compiled()
+    token = np.array([True] + [False] * 5)
+    active, ptr, end, segs_ptr, segs, nodes_ptr, nodes, bits, hex_bits, hex_new = kernels.legs(
+        net.node_kind, net.node_hex, net.node_terminal, token, net.seg_u, net.seg_v,
+        net.seg_side_u, net.seg_side_v, net.seg_hex, 6, True, False, np.zeros(6, np.bool_),
+    )  # fmt: skip
+    assert active.tolist() == [True, True, True, True, True, False]
+    assert ptr.tolist() == [0, 1, 3, 5, 5, 6, 6]
+    assert end.tolist() == [1, 2, 0, 4, 1, 2]
+    assert segs[segs_ptr[0] : segs_ptr[1]].tolist() == [0, 1]
+    assert nodes[nodes_ptr[0] : nodes_ptr[1]].tolist() == [3]
+    assert bits[0].tolist() == [0b11, 1]
+    assert hex_bits[0].tolist() == [0b11] and hex_new[0].tolist() == [0b10]

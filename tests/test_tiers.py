@@ -82,20 +82,36 @@ def test_tiers_agree_on_the_examples(ahead_tier, path):
 def test_the_ahead_tier_refuses_an_argument_of_another_type(ahead_tier):
     import numpy as np
 
-    seg = np.array([0, 1], dtype=np.int64)
-    terminal = np.zeros(3, dtype=np.bool_)
+    # a path of stops 0 - 1 - 2, one hex each, a token on 0
+    net = routing.Network(node_kind=[1, 1, 1], node_value=[10, 20, 30], node_hex=[0, 1, 2],
+                          node_terminal=[False] * 3, node_group=[-1] * 3, seg_u=[0, 1],
+                          seg_v=[1, 2], seg_side_u=[-1, -2], seg_side_v=[-1, -2],
+                          seg_hex=[0, 1])  # fmt: skip
     token = np.array([True, False, False])
-    # a path 0-1-2 with a token on 0: every node is reached
-    assert ahead_tier.reach(3, seg, seg + 1, terminal, token).tolist() == [True] * 3
-    # 32-bit node ids: the compiled function would read them as 64-bit ones, past the array
-    with pytest.raises(TypeError, match="reach: argument 1 must be a C-contiguous 1-d int64"):
-        ahead_tier.reach(3, seg.astype(np.int32), seg + 1, terminal, token)
-    with pytest.raises(TypeError, match="argument 2 must be a C-contiguous"):
-        ahead_tier.reach(3, seg, np.arange(6)[::3], terminal, token)  # a strided view
-    with pytest.raises(TypeError, match="argument 0 has type float"):
-        ahead_tier.reach(3.0, seg, seg + 1, terminal, token)
-    with pytest.raises(TypeError, match="takes 5 arguments, got 4"):
-        ahead_tier.reach(3, seg, seg + 1, terminal)
+    exempt = np.zeros(3, dtype=np.bool_)
+
+    def legs(*changed):
+        args = [net.node_kind, net.node_hex, net.node_terminal, token, net.seg_u, net.seg_v,
+                net.seg_side_u, net.seg_side_v, net.seg_hex, 3, True, False, exempt]  # fmt: skip
+        for i, value in changed:
+            args[i] = value
+        return ahead_tier.legs(*args)
+
+    # every node is reached; the legs 0-1, then from 1 by its segments as their first end
+    # (segment 1, to 2) before those as their second (segment 0, to 0), then 2-1
+    active, ptr, end = legs()[:3]
+    assert active.tolist() == [True] * 3
+    assert ptr.tolist() == [0, 1, 3, 4] and end.tolist() == [1, 2, 0, 1]
+    # 64-bit segment ends: the compiled function would read them as 32-bit ones, pairs of
+    # halves
+    with pytest.raises(TypeError, match="legs: argument 4 must be a C-contiguous 1-d int32"):
+        legs((4, net.seg_u.astype(np.int64)))
+    with pytest.raises(TypeError, match="argument 3 must be a C-contiguous"):
+        legs((3, np.repeat(token, 2)[::2]))  # a strided view
+    with pytest.raises(TypeError, match="argument 9 has type float"):
+        legs((9, 3.0))
+    with pytest.raises(TypeError, match="takes 13 arguments, got 12"):
+        ahead_tier.legs(*[net.node_kind] * 12)
 
 
 def test_a_build_for_another_processor_is_not_loaded(ahead_tier, monkeypatch):
